@@ -1,0 +1,38 @@
+#pragma once
+// The seed's sliding-window matrix product C = A·B as a flat nd-range kernel: each
+// work-group slides a tile-wide window along A's rows and down B's columns, staging both
+// tiles in local memory between two barriers. The work-group is square; its side is the
+// tile. The global range is M×N padded up to multiples of the tile; loads beyond the
+// matrices read zeros and stores beyond them are skipped.
+#include <kapi/kapi.hpp>
+
+namespace matmul {
+
+struct SlidingWindow {
+  template <class A, class B, class C, class T>
+  KOKKOS_INLINE_FUNCTION void operator()(const kapi::NdItem<2>& it, const A& a, const B& b, const C& c,
+                                         const kapi::LocalAccessor<T, 2>& a_tile,
+                                         const kapi::LocalAccessor<T, 2>& b_tile) const {
+    const std::size_t i = it.get_global_id(0), j = it.get_global_id(1);
+    const std::size_t li = it.get_local_id(0), lj = it.get_local_id(1);
+    const std::size_t tile = it.get_local_range(0);
+    const std::size_t m = c.extent(0), n = c.extent(1), k_extent = a.extent(1);
+    T acc = 0;
+    for (std::size_t k0 = 0; k0 < k_extent; k0 += tile) {
+      a_tile(li, lj) = (i < m && k0 + lj < k_extent) ? a(i, k0 + lj) : T(0);
+      b_tile(li, lj) = (k0 + li < k_extent && j < n) ? b(k0 + li, j) : T(0);
+      kapi::group_barrier(it.get_group());
+      for (std::size_t k = 0; k < tile; ++k) acc += a_tile(li, k) * b_tile(k, lj);
+      kapi::group_barrier(it.get_group());
+    }
+    if (i < m && j < n) c(i, j) = acc;
+  }
+};
+
+/// The nd-range that covers an m×n result with tile×tile work-groups.
+inline kapi::NdRange<2> sliding_window_range(std::size_t m, std::size_t n, std::size_t tile) {
+  auto up = [tile](std::size_t x) { return (x + tile - 1) / tile * tile; };
+  return kapi::NdRange<2>(kapi::Range<2>(up(m), up(n)), kapi::Range<2>(tile, tile));
+}
+
+}  // namespace matmul

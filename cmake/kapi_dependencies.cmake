@@ -1,0 +1,12 @@
+# Finds what kapi::kapi needs. Shared by the build tree and the installed package.
+#
+# Newer CMake on CUDA machines: Kokkos 3.4's exported targets name CUDA:: targets that
+# exist only after find_package(CUDAToolkit), so look for it first (quietly: host-only
+# builds need none).
+find_package(CUDAToolkit QUIET)
+find_package(Kokkos REQUIRED)  # no version here: 3.4's config rejects other majors
+if(Kokkos_VERSION VERSION_LESS 3.4.1)
+  message(FATAL_ERROR "kapi needs Kokkos >= 3.4.01; found ${Kokkos_VERSION} at ${Kokkos_DIR}")
+endif()
+find_package(Boost REQUIRED COMPONENTS context)  # host work-item contexts
+include(${CMAKE_CURRENT_LIST_DIR}/kapi_sources.cmake)

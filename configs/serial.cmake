@@ -1,0 +1,2 @@
+# Kokkos build options for the 'serial' configuration.
+set(Kokkos_ENABLE_SERIAL ON CACHE BOOL "")

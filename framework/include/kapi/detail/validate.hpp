@@ -1,0 +1,95 @@
+#pragma once
+// Checks run before every launch; each failure throws kapi::launch_error naming the
+// problem and the values involved.
+#include <climits>
+#include <cstddef>
+#include <string>
+#include <type_traits>
+
+#include "../errors.hpp"
+#include "../item.hpp"
+#include "../local_accessor.hpp"
+#include "../range.hpp"
+
+namespace kapi::detail {
+
+template <int N>
+std::string text(const Range<N>& r) {
+  return format_extents(r.extent);
+}
+
+template <int N>
+void validate_nd_range(const NdRange<N>& r) {
+  for (int d = 0; d < N; ++d)
+    if (r.local.extent[d] == 0)
+      throw launch_error("local range " + text(r.local) + " has a zero extent in dimension " + std::to_string(d) +
+                         "; every work-group needs at least one work-item per dimension");
+  for (int d = 0; d < N; ++d)
+    if (r.global.extent[d] % r.local.extent[d] != 0)
+      throw launch_error("global range " + text(r.global) + " is not divisible by local range " + text(r.local) +
+                         " in dimension " + std::to_string(d) + " (" + std::to_string(r.global.extent[d]) + " % " +
+                         std::to_string(r.local.extent[d]) + " = " +
+                         std::to_string(r.global.extent[d] % r.local.extent[d]) +
+                         "); pad the global range up to a multiple of the local range");
+}
+
+template <class... Args>
+void reject_local_accessors_in_range_kernel() {
+  std::size_t index = 0, found = 0;
+  (((is_local_accessor_v<Args> && !found) ? (found = index + 1) : 0, ++index), ...);
+  if (found)
+    throw launch_error("argument " + std::to_string(found) +
+                       " is a LocalAccessor, but the kernel is launched with a Range: local memory "
+                       "exists only in nd-range kernels (launch with an NdRange)");
+}
+
+template <int M, template <int> class ItemT, class Kernel, class... Args>
+constexpr bool callable_with = std::is_invocable_v<const Kernel&, ItemT<M>, const Args&...>;
+
+template <template <int> class ItemT, class Kernel, class... Args>
+constexpr int callable_rank() {
+  if constexpr (callable_with<1, ItemT, Kernel, Args...>) return 1;
+  else if constexpr (callable_with<2, ItemT, Kernel, Args...>) return 2;
+  else if constexpr (callable_with<3, ItemT, Kernel, Args...>) return 3;
+  else return 0;
+}
+
+/// The kernel must take ItemT<N> (Item for Range, NdItem for NdRange) first.
+template <template <int> class ItemT, int N, class Kernel, class... Args>
+void validate_signature() {
+  if constexpr (!callable_with<N, ItemT, Kernel, Args...>) {
+    constexpr bool nd = std::is_same_v<ItemT<N>, NdItem<N>>;
+    constexpr int item_rank = callable_rank<Item, Kernel, Args...>();
+    constexpr int nd_item_rank = callable_rank<NdItem, Kernel, Args...>();
+    static_assert(item_rank != 0 || nd_item_rank != 0,
+                  "kapi::call_kernel: the kernel cannot be called with (Item<N> or NdItem<N>, args...): "
+                  "check the argument types and their order");
+    const std::string launched = std::string(nd ? "NdRange<" : "Range<") + std::to_string(N) + ">";
+    if (nd ? nd_item_rank != 0 : item_rank != 0)
+      throw launch_error("rank mismatch: the kernel takes " + std::string(nd ? "NdItem<" : "Item<") +
+                         std::to_string(nd ? nd_item_rank : item_rank) + "> but is launched with " + launched);
+    throw launch_error("the kernel takes " + std::string(nd ? "Item<" : "NdItem<") +
+                       std::to_string(nd ? item_rank : nd_item_rank) + "> but is launched with " + launched +
+                       (nd ? ": launch a range kernel with a Range" : ": launch an nd-range kernel with an NdRange"));
+  }
+}
+
+inline void validate_group_size(std::size_t local, std::size_t max, const std::string& space, const std::string& why) {
+  if (local > max)
+    throw launch_error("work-group of " + std::to_string(local) + " work-items is larger than " + space +
+                       " allows (" + std::to_string(max) + why + ")");
+}
+
+inline void validate_local_memory(std::size_t bytes, std::size_t max, const std::string& space) {
+  if (bytes > max)
+    throw launch_error("local memory of " + std::to_string(bytes) + " bytes per work-group (all LocalAccessor "
+                       "arguments) is more than " + space + " allows (" + std::to_string(max) + " bytes)");
+}
+
+inline void validate_group_count(std::size_t groups) {
+  if (groups > static_cast<std::size_t>(INT_MAX))
+    throw launch_error(std::to_string(groups) + " work-groups are more than one launch takes (" +
+                       std::to_string(INT_MAX) + "); use larger work-groups");
+}
+
+}  // namespace kapi::detail

@@ -1,0 +1,41 @@
+#pragma once
+// What an execution space allows a launch: work-group size and local memory.
+#include <algorithm>
+#include <cstddef>
+
+#include "config.hpp"
+
+namespace kapi {
+
+/// Largest work-group a host backend runs. Each work-item of a group that reaches a
+/// barrier gets its own context (detail/host_stack_pool.hpp: 128 KiB of address space,
+/// a few KiB touched), so 1024 items cost the host thread about 128 MiB of reserved and
+/// a few MiB of touched memory.
+inline constexpr std::size_t host_max_work_group_size = 1024;
+
+/// Most work-items one group may hold on `ExecSpace` (for a device, the hardware limit;
+/// a kernel using many registers may get less, which the launch checks).
+template <class ExecSpace = Kokkos::DefaultExecutionSpace>
+std::size_t max_work_group_size() {
+  if constexpr (detail::runs_on_host<ExecSpace>) {
+    return host_max_work_group_size;
+  } else {
+    return 1024;  // CUDA/HIP block limit
+  }
+}
+
+/// Most bytes of local memory (all LocalAccessor arguments together) per group. Beyond
+/// the fast level-0 team scratch, Kokkos places the group's memory in level-1 scratch.
+template <class ExecSpace = Kokkos::DefaultExecutionSpace>
+std::size_t max_local_memory_bytes() {
+  using Policy = Kokkos::TeamPolicy<ExecSpace>;
+  return static_cast<std::size_t>(std::max(Policy::scratch_size_max(0), Policy::scratch_size_max(1)));
+}
+
+/// Bytes of fast (level-0) local memory per group.
+template <class ExecSpace = Kokkos::DefaultExecutionSpace>
+std::size_t fast_local_memory_bytes() {
+  return static_cast<std::size_t>(Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0));
+}
+
+}  // namespace kapi

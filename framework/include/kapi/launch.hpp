@@ -1,0 +1,233 @@
+#pragma once
+// call_kernel: runs a range or nd-range kernel on a Kokkos execution space.
+//   kapi::call_kernel(kernel, kapi::Range<1>{n}, a, b, c);
+//   kapi::call_kernel(space, kernel, kapi::NdRange<2>({64, 64}, {16, 16}), A, B, C, tileA, tileB);
+// The kernel's first parameter is the Item/NdItem; the rest are the arguments in order.
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+#include "barrier.hpp"
+#include "detail/kernel_args.hpp"
+#include "detail/validate.hpp"
+#include "device_limits.hpp"
+#include "item.hpp"
+#if !KAPI_DEVICE_PASS
+#include "detail/host_group.hpp"
+#endif
+
+namespace kapi {
+
+namespace detail {
+
+// Tile shapes for 2-d and 3-d range kernels: the last (contiguous) dimension is the
+// long side, so host threads stream along rows and GPU lanes touch consecutive elements.
+template <int N, class ExecSpace>
+Kokkos::Array<std::int64_t, N> range_tiles(const Range<N>& r) {
+  Kokkos::Array<std::int64_t, N> t;
+  constexpr bool host = runs_on_host<ExecSpace>;
+  const std::int64_t inner = host ? 1024 : 32, middle = host ? 4 : 8;
+  for (int d = 0; d < N; ++d) t[d] = 1;
+  t[N - 1] = inner;
+  if (N > 1) t[N - 2] = middle;
+  for (int d = 0; d < N; ++d) t[d] = std::max<std::int64_t>(1, std::min<std::int64_t>(t[d], r.extent[d]));
+  return t;
+}
+
+template <class Kernel, int N, class... Args>
+struct RangeFunctor {
+  Kernel kernel;
+  ArgPack<Args...> args;
+  Range<N> range;
+
+  template <class... I>
+  KAPI_FUNCTION void operator()(I... i) const {
+    const std::size_t id[N] = {static_cast<std::size_t>(i)...};
+    call(Item<N>(id, range.extent), std::index_sequence_for<Args...>{});
+  }
+  template <std::size_t... A>
+  KAPI_FUNCTION void call(const Item<N>& item, std::index_sequence<A...>) const {
+    kernel(item, get<A>(args)...);
+  }
+};
+
+// Shared by the device and host nd-range functors: what every work-item is given.
+template <class Kernel, int N, class... Args>
+struct NdRangeBody {
+  Kernel kernel;
+  ArgPack<Args...> args;
+  ScratchLayout<sizeof...(Args)> layout;
+  Range<N> group_range;
+  Range<N> local_range;
+  int scratch_level = 0;
+
+  KAPI_FUNCTION void run_item(std::size_t group_linear, std::size_t local_linear, char* scratch,
+                              GroupHandle handle) const {
+    std::size_t group_id[N], local_id[N];
+    delinearize(group_linear, group_range.extent, group_id);
+    delinearize(local_linear, local_range.extent, local_id);
+    const Group<N> group(group_id, group_range.extent, local_range.extent, local_linear, handle);
+    call(NdItem<N>(group, local_id), scratch, std::index_sequence_for<Args...>{});
+  }
+  template <std::size_t... A>
+  KAPI_FUNCTION void call(const NdItem<N>& item, char* scratch, std::index_sequence<A...>) const {
+    kernel(item, bind_arg(get<A>(args), scratch, layout.offset[A])...);
+  }
+};
+
+// A device backend: the work-group is a Kokkos team, one work-item per team member.
+template <class ExecSpace, class Kernel, int N, class... Args>
+struct DeviceNdRangeFunctor {
+  NdRangeBody<Kernel, N, Args...> body;
+
+  KAPI_FUNCTION void operator()(const typename Kokkos::TeamPolicy<ExecSpace>::member_type& team) const {
+    char* scratch = body.layout.total
+                        ? static_cast<char*>(team.team_scratch(body.scratch_level).get_shmem(body.layout.total))
+                        : nullptr;
+    body.run_item(team.league_rank(), team.team_rank(), scratch, GroupHandle{&team});
+  }
+};
+
+#if !KAPI_DEVICE_PASS
+// A host backend: the work-group is run by one host thread (a team of one member).
+template <class ExecSpace, class Kernel, int N, class... Args>
+struct HostNdRangeFunctor {
+  NdRangeBody<Kernel, N, Args...> body;
+  LaunchStatus* status;
+
+  void operator()(const typename Kokkos::TeamPolicy<ExecSpace>::member_type& team) const {
+    char* scratch = body.layout.total
+                        ? static_cast<char*>(team.team_scratch(body.scratch_level).get_shmem(body.layout.total))
+                        : nullptr;
+    HostGroup& group = HostGroup::this_thread();
+    const std::size_t group_linear = static_cast<std::size_t>(team.league_rank());
+    group.run(body.local_range.size(), group_linear, *status, [&](std::size_t local_linear) {
+      body.run_item(group_linear, local_linear, scratch, GroupHandle{&group});
+    });
+  }
+};
+#endif
+
+template <class ExecSpace>
+std::string space_name() {
+  return std::string("the ") + ExecSpace::name() + " execution space";
+}
+
+template <class ExecSpace, class Kernel, int N, class... Args>
+std::shared_ptr<LaunchStatus> launch(const ExecSpace& space, const Kernel& kernel, const Range<N>& range,
+                                     const Args&... args) {
+  validate_signature<Item, N, Kernel, Args...>();
+  reject_local_accessors_in_range_kernel<Args...>();
+  if constexpr (local_accessor_count<Args...> == 0 && callable_with<N, Item, Kernel, Args...>) {
+    if (range.size() == 0) return nullptr;
+    RangeFunctor<Kernel, N, Args...> functor{kernel, ArgPack<Args...>(args...), range};
+    if constexpr (N == 1) {
+      Kokkos::parallel_for("kapi::range", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(
+                                              space, 0, static_cast<std::int64_t>(range.extent[0])),
+                           functor);
+    } else {
+      using Policy = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<N, Kokkos::Iterate::Right, Kokkos::Iterate::Right>,
+                                           Kokkos::IndexType<std::int64_t>>;
+      Kokkos::Array<std::int64_t, N> lower, upper;
+      for (int d = 0; d < N; ++d) {
+        lower[d] = 0;
+        upper[d] = static_cast<std::int64_t>(range.extent[d]);
+      }
+      Kokkos::parallel_for("kapi::range", Policy(space, lower, upper, range_tiles<N, ExecSpace>(range)), functor);
+    }
+  }
+  return nullptr;
+}
+
+template <class ExecSpace, class Kernel, int N, class... Args>
+std::shared_ptr<LaunchStatus> launch(const ExecSpace& space, const Kernel& kernel, const NdRange<N>& range,
+                                     const Args&... args) {
+  validate_nd_range(range);
+  validate_signature<NdItem, N, Kernel, Args...>();
+  const std::size_t local = range.local.size();
+  validate_group_size(local, max_work_group_size<ExecSpace>(), space_name<ExecSpace>(),
+                      runs_on_host<ExecSpace> ? " on a host backend" : "");
+  NdRangeBody<Kernel, N, Args...> body{kernel, ArgPack<Args...>(args...), scratch_layout(args...),
+                                       range.get_group_range(), range.local};
+  validate_local_memory(body.layout.total, max_local_memory_bytes<ExecSpace>(), space_name<ExecSpace>());
+  const std::size_t groups = body.group_range.size();
+  validate_group_count(groups);
+  if (groups == 0) return nullptr;
+  if constexpr (callable_with<N, NdItem, Kernel, Args...>) {
+    using Policy = Kokkos::TeamPolicy<ExecSpace>;
+    body.scratch_level = body.layout.total <= fast_local_memory_bytes<ExecSpace>() ? 0 : 1;
+    const auto scratch = Kokkos::PerTeam(static_cast<std::ptrdiff_t>(body.layout.total));
+#if !KAPI_DEVICE_PASS
+    if constexpr (runs_on_host<ExecSpace>) {
+      auto status = std::make_shared<LaunchStatus>();
+      HostNdRangeFunctor<ExecSpace, Kernel, N, Args...> functor{body, status.get()};
+      Kokkos::parallel_for("kapi::nd_range",
+                           Policy(space, static_cast<int>(groups), 1).set_scratch_size(body.scratch_level, scratch),
+                           functor);
+      return status;
+    } else
+#endif
+    {
+      DeviceNdRangeFunctor<ExecSpace, Kernel, N, Args...> functor{body};
+      Policy probe(space, static_cast<int>(groups), 1);
+      probe.set_scratch_size(body.scratch_level, scratch);
+      const auto kernel_max = static_cast<std::size_t>(probe.team_size_max(functor, Kokkos::ParallelForTag()));
+      validate_group_size(local, kernel_max, space_name<ExecSpace>(), " for this kernel's register and local memory use");
+      Kokkos::parallel_for("kapi::nd_range",
+                           Policy(space, static_cast<int>(groups), static_cast<int>(local), 1)
+                               .set_scratch_size(body.scratch_level, scratch),
+                           functor);
+    }
+  }
+  return nullptr;
+}
+
+inline void report(const std::shared_ptr<LaunchStatus>& status) {
+  if (status && status->failed) throw launch_error(status->message);
+}
+
+}  // namespace detail
+
+/// A launch in flight on an execution-space instance (from call_kernel_async).
+template <class ExecSpace>
+class KernelEvent {
+ public:
+  KernelEvent(ExecSpace space, std::shared_ptr<detail::LaunchStatus> status)
+      : space_(std::move(space)), status_(std::move(status)) {}
+  /// Blocks until the kernel is done; throws launch_error if it broke the model.
+  void wait() const {
+    space_.fence();
+    detail::report(status_);
+  }
+  const ExecSpace& execution_space() const { return space_; }
+
+ private:
+  ExecSpace space_;
+  std::shared_ptr<detail::LaunchStatus> status_;
+};
+
+/// Starts the kernel on `space` and returns without waiting for it.
+template <class ExecSpace, class Kernel, class R, class... Args,
+          class = std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value>>
+KernelEvent<ExecSpace> call_kernel_async(const ExecSpace& space, const Kernel& kernel, const R& range,
+                                         const Args&... args) {
+  static_assert(is_range_v<R> || is_nd_range_v<R>, "kapi::call_kernel: the second argument must be a Range or NdRange");
+  return KernelEvent<ExecSpace>(space, detail::launch(space, kernel, range, args...));
+}
+
+/// Runs the kernel on `space` and returns when it is done.
+template <class ExecSpace, class Kernel, class R, class... Args,
+          class = std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value>>
+void call_kernel(const ExecSpace& space, const Kernel& kernel, const R& range, const Args&... args) {
+  call_kernel_async(space, kernel, range, args...).wait();
+}
+
+/// Runs the kernel on the default execution space and returns when it is done.
+template <class Kernel, class R, class... Args,
+          class = std::enable_if_t<!Kokkos::is_execution_space<Kernel>::value && (is_range_v<R> || is_nd_range_v<R>)>>
+void call_kernel(const Kernel& kernel, const R& range, const Args&... args) {
+  call_kernel(Kokkos::DefaultExecutionSpace(), kernel, range, args...);
+}
+
+}  // namespace kapi

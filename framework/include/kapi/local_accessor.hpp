@@ -1,0 +1,60 @@
+#pragma once
+// LocalAccessor<T, N>: work-group shared local memory, declared on the host with its
+// shape and passed to an nd-range kernel as an argument. The launch places every
+// accessor in the group's Kokkos team scratch; inside the kernel it reads and writes it.
+#include <cstddef>
+#include <type_traits>
+
+#include "range.hpp"
+
+namespace kapi {
+
+template <class T, int N = 1>
+class LocalAccessor {
+  static_assert(N >= 1 && N <= 3, "kapi::LocalAccessor supports 1, 2 or 3 dimensions");
+  static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_destructible_v<T>,
+                "local memory holds trivially copyable element types only");
+
+ public:
+  using value_type = T;
+  static constexpr int dimensions = N;
+
+  LocalAccessor() = default;
+  explicit LocalAccessor(Range<N> shape) : shape_(shape) {}
+  template <class... I, class = std::enable_if_t<sizeof...(I) == N && (std::is_integral_v<I> && ...)>>
+  explicit LocalAccessor(I... extents) : shape_(extents...) {}
+
+  template <class... I>
+  KAPI_FUNCTION T& operator()(I... i) const {
+    static_assert(sizeof...(I) == N, "LocalAccessor: index count must equal its rank");
+    const std::size_t id[N] = {static_cast<std::size_t>(i)...};
+    std::size_t linear = id[0];
+    for (int d = 1; d < N; ++d) linear = linear * shape_.extent[d] + id[d];
+    return data_[linear];
+  }
+  /// Linear (row-major) element access; for rank 1 the usual subscript.
+  KAPI_FUNCTION T& operator[](std::size_t linear) const { return data_[linear]; }
+
+  KAPI_FUNCTION Range<N> get_range() const { return shape_; }
+  KAPI_FUNCTION std::size_t size() const { return shape_.size(); }
+  KAPI_FUNCTION std::size_t byte_size() const { return shape_.size() * sizeof(T); }
+  KAPI_FUNCTION T* get_pointer() const { return data_; }
+
+  // Used by the launch to point the accessor at the group's scratch.
+  KAPI_FUNCTION LocalAccessor impl_bound_to(void* memory) const {
+    LocalAccessor bound(*this);
+    bound.data_ = static_cast<T*>(memory);
+    return bound;
+  }
+
+ private:
+  Range<N> shape_;
+  T* data_ = nullptr;
+};
+
+template <class T>
+inline constexpr bool is_local_accessor_v = false;
+template <class T, int N>
+inline constexpr bool is_local_accessor_v<LocalAccessor<T, N>> = true;
+
+}  // namespace kapi

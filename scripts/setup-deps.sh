@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Installs what a configuration needs and prints nothing but progress; idempotent.
+#   scripts/setup-deps.sh <config>
+# Debian packages: GoogleTest, Google Benchmark, OpenBLAS, Boost.Context, matplotlib.
+# Kokkos + Kokkos Kernels 3.4.01: built from Debian's trilinos 13.2 source package, one
+# install per configuration under $KAPI_CACHE (default ~/.cache/kapi), unless the user
+# gives their own Kokkos with Kokkos_ROOT.
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+config=${1:?usage: setup-deps.sh <config>}
+[ -f "$here/configs/$config.cmake" ] || { echo "kapi: unknown configuration '$config' (have: $(cd "$here/configs" && ls *.cmake | sed 's/\.cmake$//' | tr '\n' ' '))" >&2; exit 2; }
+cache=${KAPI_CACHE:-$HOME/.cache/kapi}
+jobs=${KAPI_JOBS:-$(nproc)}
+say() { printf '[kapi setup] %s\n' "$*"; }
+
+# --- Debian packages --------------------------------------------------------------
+pkgs=(cmake g++ libgtest-dev libbenchmark-dev libopenblas-dev libboost-context-dev python3-matplotlib ca-certificates)
+missing=()
+for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+if [ ${#missing[@]} -gt 0 ]; then
+  say "installing Debian packages: ${missing[*]}"
+  sudo_=""; [ "$(id -u)" -eq 0 ] || sudo_=sudo
+  $sudo_ apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo_ apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+# --- a user's own Kokkos wins ----------------------------------------------------
+if [ -n "${Kokkos_ROOT:-}" ]; then say "using Kokkos_ROOT=$Kokkos_ROOT"; exit 0; fi
+
+prefix=$cache/$config/install
+if [ -f "$prefix/.kapi-complete" ]; then say "Kokkos for '$config' already installed in $prefix"; exit 0; fi
+
+# --- Kokkos sources from Debian's trilinos source package ------------------------
+# KAPI_KOKKOS_SOURCES may point at an unpacked tree holding kokkos/ and kokkos-kernels/
+# (for machines without network, e.g. a carried copy).
+src=${KAPI_KOKKOS_SOURCES:-$cache/src/trilinos-13.2.0/packages}
+if [ ! -d "$src/kokkos-kernels" ]; then
+  apt_dir=$cache/apt; mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial" "$cache/src"
+  # Our own deb-src list, so the system's apt configuration is left untouched.
+  echo "deb-src http://deb.debian.org/debian bookworm main" > "$apt_dir/sources.list"
+  opts=(-o "Dir::Etc::SourceList=$apt_dir/sources.list" -o Dir::Etc::SourceParts=/dev/null
+        -o "Dir::State::Lists=$apt_dir/lists" -o "Dir::Cache=$apt_dir/cache" -o APT::Sandbox::User=root)
+  say "downloading Debian's trilinos source package (Kokkos 3.4.01 inside)"
+  apt-get -qq "${opts[@]}" update
+  (cd "$cache/src" && apt-get -qq "${opts[@]}" source --download-only trilinos=13.2.0-4 >/dev/null)
+  tarball=$(ls "$cache"/src/trilinos_13.2.0*.orig.tar.* | head -1)
+  top=$(set +o pipefail; tar -tf "$tarball" | head -1 | cut -d/ -f1)
+  say "unpacking packages/kokkos and packages/kokkos-kernels"
+  tar -xf "$tarball" -C "$cache/src" "$top/packages/kokkos" "$top/packages/kokkos-kernels"
+  rm -rf "$cache/src/trilinos-13.2.0" && mv "$cache/src/$top" "$cache/src/trilinos-13.2.0"
+  src=$cache/src/trilinos-13.2.0/packages
+fi
+
+work=$cache/$config/work
+rm -rf "$work" && mkdir -p "$work"
+cp -r "$src/kokkos" "$src/kokkos-kernels" "$work/"
+kokkos_cmake_args=()
+if [ "$config" != "${config#cuda}" ]; then
+  say "applying the project's CUDA 13 / Hopper compatibility patch to Kokkos 3.4.01"
+  patch -d "$work/kokkos" -p1 -s < "$here/configs/patches/kokkos-3.4.01-cuda13-hopper.patch"
+  kokkos_cmake_args+=(-DCMAKE_CXX_COMPILER="$work/kokkos/bin/nvcc_wrapper")
+fi
+
+say "building Kokkos 3.4.01 for '$config' ($jobs jobs; a few minutes)"
+cmake -S "$work/kokkos" -B "$work/build-kokkos" -C "$here/configs/$config.cmake" \
+  -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX="$prefix" -DCMAKE_CXX_STANDARD=17 \
+  "${kokkos_cmake_args[@]}" > "$work/kokkos-configure.log" 2>&1 || { tail -30 "$work/kokkos-configure.log"; exit 1; }
+cmake --build "$work/build-kokkos" -j "$jobs" > "$work/kokkos-build.log" 2>&1 || { tail -40 "$work/kokkos-build.log"; exit 1; }
+cmake --install "$work/build-kokkos" > /dev/null
+
+# Kokkos Kernels: no explicit instantiation (the apps instantiate the few kernels they
+# use), BLAS from OpenBLAS on the host and cuBLAS on CUDA.
+kk_tpls=(-DKokkosKernels_ENABLE_TPL_BLAS=ON)
+[ "$config" != "${config#cuda}" ] && kk_tpls+=(-DKokkosKernels_ENABLE_TPL_CUBLAS=ON)
+say "building Kokkos Kernels 3.4.01 for '$config'"
+cmake -S "$work/kokkos-kernels" -B "$work/build-kk" -DKokkos_ROOT="$prefix" \
+  -DCMAKE_CXX_COMPILER="$(grep -m1 '^CMAKE_CXX_COMPILER:' "$work/build-kokkos/CMakeCache.txt" | cut -d= -f2)" \
+  -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX="$prefix" \
+  -DKokkosKernels_INST_DOUBLE=OFF -DKokkosKernels_INST_FLOAT=OFF \
+  -DKokkosKernels_INST_COMPLEX_DOUBLE=OFF -DKokkosKernels_INST_COMPLEX_FLOAT=OFF \
+  -DKokkosKernels_INST_ORDINAL_INT=OFF -DKokkosKernels_INST_ORDINAL_INT64_T=OFF \
+  -DKokkosKernels_INST_OFFSET_INT=OFF -DKokkosKernels_INST_OFFSET_SIZE_T=OFF \
+  -DKokkosKernels_INST_LAYOUTLEFT=OFF -DKokkosKernels_INST_LAYOUTRIGHT=OFF \
+  -DKokkosKernels_ENABLE_TESTS=OFF -DKokkosKernels_ENABLE_EXAMPLES=OFF \
+  "${kk_tpls[@]}" > "$work/kk-configure.log" 2>&1 || { tail -30 "$work/kk-configure.log"; exit 1; }
+cmake --build "$work/build-kk" -j "$jobs" > "$work/kk-build.log" 2>&1 || { tail -40 "$work/kk-build.log"; exit 1; }
+cmake --install "$work/build-kk" > /dev/null
+touch "$prefix/.kapi-complete"
+rm -rf "$work/build-kokkos" "$work/build-kk"
+say "Kokkos for '$config' installed in $prefix"
