@@ -57,6 +57,7 @@ kokkos_cmake_args=()
 if [ "$config" != "${config#cuda}" ]; then
   say "applying the project's CUDA 13 / Hopper compatibility patch to Kokkos 3.4.01"
   patch -d "$work/kokkos" -p1 -s < "$here/configs/patches/kokkos-3.4.01-cuda13-hopper.patch"
+  patch -d "$work/kokkos-kernels" -p1 -s < "$here/configs/patches/kokkos-kernels-3.4.01-cuda13.patch"
   kokkos_cmake_args+=(-DCMAKE_CXX_COMPILER="$work/kokkos/bin/nvcc_wrapper")
 fi
 
@@ -68,9 +69,10 @@ cmake --build "$work/build-kokkos" -j "$jobs" > "$work/kokkos-build.log" 2>&1 ||
 cmake --install "$work/build-kokkos" > /dev/null
 
 # Kokkos Kernels: no explicit instantiation (the apps instantiate the few kernels they
-# use), BLAS from OpenBLAS on the host and cuBLAS on CUDA.
+# use), BLAS from OpenBLAS on the host and cuBLAS on CUDA (no cuSPARSE: the calls that
+# Kokkos Kernels 3.4.01 makes into it were removed in CUDA 12).
 kk_tpls=(-DKokkosKernels_ENABLE_TPL_BLAS=ON)
-[ "$config" != "${config#cuda}" ] && kk_tpls+=(-DKokkosKernels_ENABLE_TPL_CUBLAS=ON)
+[ "$config" != "${config#cuda}" ] && kk_tpls+=(-DKokkosKernels_ENABLE_TPL_CUBLAS=ON -DKokkosKernels_ENABLE_TPL_CUSPARSE=OFF)
 say "building Kokkos Kernels 3.4.01 for '$config'"
 cmake -S "$work/kokkos-kernels" -B "$work/build-kk" -DKokkos_ROOT="$prefix" \
   -DCMAKE_CXX_COMPILER="$(grep -m1 '^CMAKE_CXX_COMPILER:' "$work/build-kokkos/CMakeCache.txt" | cut -d= -f2)" \
