@@ -17,6 +17,21 @@ say() { printf '[kapi setup] %s\n' "$*"; }
 pkgs=(cmake g++ libgtest-dev libbenchmark-dev libopenblas-dev libboost-context-dev python3-matplotlib ca-certificates)
 missing=()
 for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+offline=${KAPI_OFFLINE:-}
+if [ -n "$offline" ]; then
+  # No network: unpack the packed Debian packages (scripts/pack-offline.sh) into a private
+  # root and point CMake at it; the system is left untouched.
+  root=$cache/debian-root
+  if [ ! -f "$root/.complete" ]; then
+    say "unpacking Debian packages from $offline/debs into $root"
+    mkdir -p "$root" && for d in "$offline"/debs/*.deb; do dpkg -x "$d" "$root"; done && touch "$root/.complete"
+  fi
+  lib=$root/usr/lib/x86_64-linux-gnu
+  printf 'export CMAKE_PREFIX_PATH=%s${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}\nexport LD_LIBRARY_PATH=%s:%s/openblas-pthread${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}\n' \
+    "$root/usr" "$lib" "$lib" > "$cache/env.sh"
+  export CMAKE_PREFIX_PATH=$root/usr${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}
+  missing=()
+fi
 if [ ${#missing[@]} -gt 0 ]; then
   say "installing Debian packages: ${missing[*]}"
   sudo_=""; [ "$(id -u)" -eq 0 ] || sudo_=sudo
@@ -31,8 +46,11 @@ if [ -f "$prefix/.kapi-complete" ]; then say "Kokkos for '$config' already insta
 
 # --- Kokkos sources from Debian's trilinos source package ------------------------
 # KAPI_KOKKOS_SOURCES may point at an unpacked tree holding kokkos/ and kokkos-kernels/
-# (for machines without network, e.g. a carried copy).
+# (or use KAPI_OFFLINE, see scripts/pack-offline.sh).
 src=${KAPI_KOKKOS_SOURCES:-$cache/src/trilinos-13.2.0/packages}
+if [ -n "$offline" ] && [ ! -d "$src/kokkos-kernels" ]; then
+  mkdir -p "$src" && tar -xzf "$offline/kokkos-3.4.01-sources.tar.gz" -C "$src"
+fi
 if [ ! -d "$src/kokkos-kernels" ]; then
   apt_dir=$cache/apt; mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial" "$cache/src"
   # Our own deb-src list, so the system's apt configuration is left untouched.
@@ -72,6 +90,10 @@ cmake --install "$work/build-kokkos" > /dev/null
 # use), BLAS from OpenBLAS on the host and cuBLAS on CUDA (no cuSPARSE: the calls that
 # Kokkos Kernels 3.4.01 makes into it were removed in CUDA 12).
 kk_tpls=(-DKokkosKernels_ENABLE_TPL_BLAS=ON)
+if [ -n "$offline" ]; then
+  blas_dir=$cache/debian-root/usr/lib/x86_64-linux-gnu/openblas-pthread
+  kk_tpls+=(-DBLAS_LIBRARY_DIRS="$blas_dir" -DLAPACK_LIBRARY_DIRS="$blas_dir")
+fi
 [ "$config" != "${config#cuda}" ] && kk_tpls+=(-DKokkosKernels_ENABLE_TPL_CUBLAS=ON -DKokkosKernels_ENABLE_TPL_CUSPARSE=OFF)
 say "building Kokkos Kernels 3.4.01 for '$config'"
 cmake -S "$work/kokkos-kernels" -B "$work/build-kk" -DKokkos_ROOT="$prefix" \
