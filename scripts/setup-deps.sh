@@ -89,7 +89,9 @@ cmake --install "$work/build-kokkos" > /dev/null
 # Kokkos Kernels: no explicit instantiation (the apps instantiate the few kernels they
 # use), BLAS from OpenBLAS on the host and cuBLAS on CUDA (no cuSPARSE: the calls that
 # Kokkos Kernels 3.4.01 makes into it were removed in CUDA 12).
-kk_tpls=(-DKokkosKernels_ENABLE_TPL_BLAS=ON)
+# OpenBLAS' Fortran symbols are lower case with a trailing underscore; saying so spares
+# Kokkos Kernels from probing a Fortran compiler that GPU machines often lack.
+kk_tpls=(-DKokkosKernels_ENABLE_TPL_BLAS=ON "-DF77_BLAS_MANGLE=(name,NAME) name ## _")
 if [ -n "$offline" ]; then
   blas_dir=$cache/debian-root/usr/lib/x86_64-linux-gnu/openblas-pthread
   kk_tpls+=(-DBLAS_LIBRARY_DIRS="$blas_dir" -DLAPACK_LIBRARY_DIRS="$blas_dir")
