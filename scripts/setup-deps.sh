@@ -96,7 +96,8 @@ if [ -n "$offline" ]; then
   blas_dir=$cache/debian-root/usr/lib/x86_64-linux-gnu/openblas-pthread
   kk_tpls+=(-DBLAS_LIBRARY_DIRS="$blas_dir" -DLAPACK_LIBRARY_DIRS="$blas_dir")
 fi
-[ "$config" != "${config#cuda}" ] && kk_tpls+=(-DKokkosKernels_ENABLE_TPL_CUBLAS=ON -DKokkosKernels_ENABLE_TPL_CUSPARSE=OFF)
+[ "$config" != "${config#cuda}" ] && kk_tpls+=(-DKokkosKernels_ENABLE_TPL_CUBLAS=ON -DKokkosKernels_ENABLE_TPL_CUSPARSE=OFF
+  -DCMAKE_PROJECT_INCLUDE="$here/configs/find-cudatoolkit-first.cmake")
 say "building Kokkos Kernels 3.4.01 for '$config'"
 cmake -S "$work/kokkos-kernels" -B "$work/build-kk" -DKokkos_ROOT="$prefix" \
   -DCMAKE_CXX_COMPILER="$(grep -m1 '^CMAKE_CXX_COMPILER:' "$work/build-kokkos/CMakeCache.txt" | cut -d= -f2)" \
