@@ -1,12 +1,17 @@
 #pragma once
 // kapi: the numba-dpex kernel_api / SYCL execution model on Kokkos. One include.
+#include "atomic_ref.hpp"
 #include "barrier.hpp"
 #include "device_limits.hpp"
 #include "errors.hpp"
+#include "functional.hpp"
 #include "group.hpp"
+#include "group_algorithms.hpp"
 #include "item.hpp"
 #include "launch.hpp"
 #include "local_accessor.hpp"
 #include "memory_model.hpp"
+#include "phased.hpp"
 #include "private_array.hpp"
 #include "range.hpp"
+#include "work_group.hpp"

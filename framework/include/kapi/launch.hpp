@@ -2,17 +2,22 @@
 // call_kernel: runs a range or nd-range kernel on a Kokkos execution space.
 //   kapi::call_kernel(kernel, kapi::Range<1>{n}, a, b, c);
 //   kapi::call_kernel(space, kernel, kapi::NdRange<2>({64, 64}, {16, 16}), A, B, C, tileA, tileB);
-// The kernel's first parameter is the Item/NdItem; the rest are the arguments in order.
+// The kernel's first parameter is the Item/NdItem (or, for a phased kernel launched with
+// an NdRange, the WorkGroup: phased.hpp); the rest are the arguments in order.
 #include <memory>
 #include <string>
 #include <type_traits>
 #include <utility>
 
 #include "barrier.hpp"
+#include "detail/cuda_range_launch.hpp"
 #include "detail/kernel_args.hpp"
+#include "detail/launch_status.hpp"
 #include "detail/validate.hpp"
 #include "device_limits.hpp"
+#include "detail/device_collectives.hpp"
 #include "item.hpp"
+#include "work_group.hpp"
 #if !KAPI_DEVICE_PASS
 #include "detail/host_group.hpp"
 #endif
@@ -70,9 +75,17 @@ struct NdRangeBody {
     const Group<N> group(group_id, group_range.extent, local_range.extent, local_linear, handle);
     call(NdItem<N>(group, local_id), scratch, std::index_sequence_for<Args...>{});
   }
-  template <std::size_t... A>
-  KAPI_FUNCTION void call(const NdItem<N>& item, char* scratch, std::index_sequence<A...>) const {
-    kernel(item, bind_arg(get<A>(args), scratch, layout.offset[A])...);
+  // A phased kernel: called once per group.
+  KAPI_FUNCTION void run_group(std::size_t group_linear, char* scratch, GroupHandle handle) const {
+    std::size_t group_id[N];
+    delinearize(group_linear, group_range.extent, group_id);
+    call(WorkGroup<N>(group_id, group_range.extent, local_range.extent, handle), scratch,
+         std::index_sequence_for<Args...>{});
+  }
+  template <class First, std::size_t... A>
+  KAPI_FUNCTION void call(const First& first, char* scratch, std::index_sequence<A...>) const {
+    (void)scratch;  // unused for kernels without arguments
+    kernel(first, bind_arg(get<A>(args), scratch, layout.offset[A])...);
   }
 };
 
@@ -89,7 +102,37 @@ struct DeviceNdRangeFunctor {
   }
 };
 
+// A phased kernel on a device backend: the same team, every member runs the kernel.
+template <class ExecSpace, class Kernel, int N, class... Args>
+struct DevicePhasedFunctor {
+  NdRangeBody<Kernel, N, Args...> body;
+
+  KAPI_FUNCTION void operator()(const typename Kokkos::TeamPolicy<ExecSpace>::member_type& team) const {
+    char* scratch = body.layout.total
+                        ? static_cast<char*>(team.team_scratch(body.scratch_level).get_shmem(body.layout.total))
+                        : nullptr;
+    body.run_group(team.league_rank(), scratch, GroupHandle{&team});
+  }
+};
+
 #if !KAPI_DEVICE_PASS
+// A phased kernel on a host backend: one host thread runs the kernel once per group.
+template <class ExecSpace, class Kernel, int N, class... Args>
+struct HostPhasedFunctor {
+  NdRangeBody<Kernel, N, Args...> body;
+  LaunchStatus* status;
+
+  void operator()(const typename Kokkos::TeamPolicy<ExecSpace>::member_type& team) const {
+    char* scratch = body.layout.total
+                        ? static_cast<char*>(team.team_scratch(body.scratch_level).get_shmem(body.layout.total))
+                        : nullptr;
+    HostGroup& group = HostGroup::this_thread();
+    const std::size_t group_linear = static_cast<std::size_t>(team.league_rank());
+    group.run_phased(body.local_range.size(), group_linear, *status,
+                     [&] { body.run_group(group_linear, scratch, GroupHandle{&group}); });
+  }
+};
+
 // A host backend: the work-group is run by one host thread (a team of one member).
 template <class ExecSpace, class Kernel, int N, class... Args>
 struct HostNdRangeFunctor {
@@ -122,6 +165,11 @@ std::shared_ptr<LaunchStatus> launch(const ExecSpace& space, const Kernel& kerne
   if constexpr (local_accessor_count<Args...> == 0 && callable_with<N, Item, Kernel, Args...>) {
     if (range.size() == 0) return nullptr;
     RangeFunctor<Kernel, N, Args...> functor{kernel, ArgPack<Args...>(args...), range};
+#if KAPI_HAS_CUDA_RANGE_LAUNCH
+    if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
+      cuda_launch_range(space, functor, range.extent);
+    } else
+#endif
     if constexpr (N == 1) {
       Kokkos::parallel_for("kapi::range", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(
                                               space, 0, static_cast<std::int64_t>(range.extent[0])),
@@ -144,7 +192,10 @@ template <class ExecSpace, class Kernel, int N, class... Args>
 std::shared_ptr<LaunchStatus> launch(const ExecSpace& space, const Kernel& kernel, const NdRange<N>& range,
                                      const Args&... args) {
   validate_nd_range(range);
-  validate_signature<NdItem, N, Kernel, Args...>();
+  // A kernel taking WorkGroup<N> is phased (phased.hpp): one call per group, same checks.
+  // One that takes either (a generic kernel) stays flat.
+  constexpr bool phased = callable_with<N, WorkGroup, Kernel, Args...> && !callable_with<N, NdItem, Kernel, Args...>;
+  if constexpr (!phased) validate_signature<NdItem, N, Kernel, Args...>();
   const std::size_t local = range.local.size();
   validate_group_size(local, max_work_group_size<ExecSpace>(), space_name<ExecSpace>(),
                       runs_on_host<ExecSpace> ? " on a host backend" : "");
@@ -154,27 +205,34 @@ std::shared_ptr<LaunchStatus> launch(const ExecSpace& space, const Kernel& kerne
   const std::size_t groups = body.group_range.size();
   validate_group_count(groups);
   if (groups == 0) return nullptr;
-  if constexpr (callable_with<N, NdItem, Kernel, Args...>) {
+  if constexpr (phased || callable_with<N, NdItem, Kernel, Args...>) {
     using Policy = Kokkos::TeamPolicy<ExecSpace>;
-    body.scratch_level = body.layout.total <= fast_local_memory_bytes<ExecSpace>() ? 0 : 1;
+    // On a device a kernel that scans also holds device_collective_bytes of static shared
+    // memory (detail/device_collectives.hpp): count them against the fast level.
+    constexpr std::size_t reserved = runs_on_host<ExecSpace> ? 0 : device_collective_bytes;
+    body.scratch_level = body.layout.total + reserved <= fast_local_memory_bytes<ExecSpace>() ? 0 : 1;
     const auto scratch = Kokkos::PerTeam(static_cast<std::ptrdiff_t>(body.layout.total));
+    const char* label = phased ? "kapi::phased" : "kapi::nd_range";
 #if !KAPI_DEVICE_PASS
     if constexpr (runs_on_host<ExecSpace>) {
       auto status = std::make_shared<LaunchStatus>();
-      HostNdRangeFunctor<ExecSpace, Kernel, N, Args...> functor{body, status.get()};
-      Kokkos::parallel_for("kapi::nd_range",
+      using Functor = std::conditional_t<phased, HostPhasedFunctor<ExecSpace, Kernel, N, Args...>,
+                                         HostNdRangeFunctor<ExecSpace, Kernel, N, Args...>>;
+      Kokkos::parallel_for(label,
                            Policy(space, static_cast<int>(groups), 1).set_scratch_size(body.scratch_level, scratch),
-                           functor);
+                           Functor{body, status.get()});
       return status;
     } else
 #endif
     {
-      DeviceNdRangeFunctor<ExecSpace, Kernel, N, Args...> functor{body};
+      using Functor = std::conditional_t<phased, DevicePhasedFunctor<ExecSpace, Kernel, N, Args...>,
+                                         DeviceNdRangeFunctor<ExecSpace, Kernel, N, Args...>>;
+      Functor functor{body};
       Policy probe(space, static_cast<int>(groups), 1);
       probe.set_scratch_size(body.scratch_level, scratch);
       const auto kernel_max = static_cast<std::size_t>(probe.team_size_max(functor, Kokkos::ParallelForTag()));
       validate_group_size(local, kernel_max, space_name<ExecSpace>(), " for this kernel's register and local memory use");
-      Kokkos::parallel_for("kapi::nd_range",
+      Kokkos::parallel_for(label,
                            Policy(space, static_cast<int>(groups), static_cast<int>(local), 1)
                                .set_scratch_size(body.scratch_level, scratch),
                            functor);

@@ -41,8 +41,9 @@ class PrivateArray {
   KAPI_FUNCTION static std::size_t linear(I... i) {
     static_assert(sizeof...(I) == sizeof...(Size), "PrivateArray: index count must equal its rank");
     const std::size_t id[] = {static_cast<std::size_t>(i)...};
+    constexpr std::size_t ext[] = {Size...};  // a local copy: static members are host-only under nvcc
     std::size_t l = id[0];
-    for (int d = 1; d < dimensions; ++d) l = l * extent[d] + id[d];
+    for (int d = 1; d < dimensions; ++d) l = l * ext[d] + id[d];
     return l;
   }
   T data_[total];

@@ -4,7 +4,13 @@
 // tiles in local memory between two barriers. The work-group is square; its side is the
 // tile. The global range is M×N padded up to multiples of the tile; loads beyond the
 // matrices read zeros and stores beyond them are skipped.
+//   SlidingWindow           the tile side is the local range (as the seed wrote it)
+//   SlidingWindowTile<Tile> the tile side is a compile-time constant: the inner product
+//                           loop has a fixed trip count and unrolls
+#include <cstddef>
+
 #include <kapi/kapi.hpp>
+#include <kapi_apps/unroll.hpp>
 
 namespace matmul {
 
@@ -29,10 +35,43 @@ struct SlidingWindow {
   }
 };
 
+template <std::size_t Tile>
+struct SlidingWindowTile {
+  template <class A, class B, class C, class T>
+  KOKKOS_INLINE_FUNCTION void operator()(const kapi::NdItem<2>& it, const A& a, const B& b, const C& c,
+                                         const kapi::LocalAccessor<T, 2>& a_tile,
+                                         const kapi::LocalAccessor<T, 2>& b_tile) const {
+    const std::size_t i = it.get_global_id(0), j = it.get_global_id(1);
+    const std::size_t li = it.get_local_id(0), lj = it.get_local_id(1);
+    const std::size_t m = c.extent(0), n = c.extent(1), k_extent = a.extent(1);
+    const T* as = a_tile.get_pointer() + li * Tile;  // row li of the A tile
+    const T* bs = b_tile.get_pointer() + lj;         // column lj of the B tile
+    T acc = 0;
+    for (std::size_t k0 = 0; k0 < k_extent; k0 += Tile) {
+      a_tile(li, lj) = (i < m && k0 + lj < k_extent) ? a(i, k0 + lj) : T(0);
+      b_tile(li, lj) = (k0 + li < k_extent && j < n) ? b(k0 + li, j) : T(0);
+      kapi::group_barrier(it.get_group());
+      KAPI_APPS_UNROLL
+      for (std::size_t k = 0; k < Tile; ++k) acc += as[k] * bs[k * Tile];
+      kapi::group_barrier(it.get_group());
+    }
+    if (i < m && j < n) c(i, j) = acc;
+  }
+};
+
 /// The nd-range that covers an m×n result with tile×tile work-groups.
 inline kapi::NdRange<2> sliding_window_range(std::size_t m, std::size_t n, std::size_t tile) {
   auto up = [tile](std::size_t x) { return (x + tile - 1) / tile * tile; };
   return kapi::NdRange<2>(kapi::Range<2>(up(m), up(n)), kapi::Range<2>(tile, tile));
+}
+
+/// C = A·B with the seed kernel and Tile×Tile work-groups.
+template <std::size_t Tile, class ExecSpace, class A, class B, class C>
+void multiply_sliding_window(const ExecSpace& space, const A& a, const B& b, const C& c) {
+  using T = typename C::non_const_value_type;
+  kapi::LocalAccessor<T, 2> a_tile(Tile, Tile), b_tile(Tile, Tile);
+  kapi::call_kernel(space, SlidingWindowTile<Tile>{}, sliding_window_range(c.extent(0), c.extent(1), Tile), a, b, c,
+                    a_tile, b_tile);
 }
 
 }  // namespace matmul

@@ -11,6 +11,8 @@
 #include <new>
 #include <vector>
 
+#include "sanitizer.hpp"
+
 namespace kapi::detail {
 
 /// Bytes of stack each work-item context gets on a host backend. Default 128 KiB, enough
@@ -36,6 +38,7 @@ class HostStackPool {
     if (!free_.empty()) {
       auto s = free_.back();
       free_.pop_back();
+      asan_unpoison(static_cast<char*>(s.sp) - s.size, s.size);
       return s;
     }
     const std::size_t size = host_stack_bytes();
@@ -60,10 +63,16 @@ class HostStackPool {
   std::vector<boost::context::stack_context> free_;
 };
 
-/// Boost.Context StackAllocator over the calling thread's pool.
+/// Boost.Context StackAllocator over the calling thread's pool. `placed` (optional)
+/// learns where the stack is, for the sanitizer's stack-switch hooks.
 struct PooledStackAllocator {
   HostStackPool* pool;
-  boost::context::stack_context allocate() { return pool->allocate(); }
+  boost::context::stack_context* placed = nullptr;
+  boost::context::stack_context allocate() {
+    auto s = pool->allocate();
+    if (placed) *placed = s;
+    return s;
+  }
   void deallocate(boost::context::stack_context& s) noexcept { pool->release(s); }
 };
 

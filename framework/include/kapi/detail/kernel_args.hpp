@@ -20,7 +20,6 @@ struct ArgPackImpl;
 /// A trivially device-copyable tuple (std::tuple is not usable in every device pass).
 template <std::size_t... I, class... Args>
 struct ArgPackImpl<std::index_sequence<I...>, Args...> : ArgLeaf<I, Args>... {
-  ArgPackImpl() = default;
   explicit ArgPackImpl(const Args&... args) : ArgLeaf<I, Args>{args}... {}
 };
 
@@ -57,6 +56,7 @@ ScratchLayout<sizeof...(Args)> scratch_layout(const Args&... args) {
     ++i;
   };
   (place(args), ...);
+  (void)place;  // unused for kernels without arguments
   return layout;
 }
 

@@ -10,6 +10,7 @@
 #include "../item.hpp"
 #include "../local_accessor.hpp"
 #include "../range.hpp"
+#include "../work_group.hpp"
 
 namespace kapi::detail {
 
@@ -35,8 +36,10 @@ void validate_nd_range(const NdRange<N>& r) {
 
 template <class... Args>
 void reject_local_accessors_in_range_kernel() {
-  std::size_t index = 0, found = 0;
-  (((is_local_accessor_v<Args> && !found) ? (found = index + 1) : 0, ++index), ...);
+  constexpr bool is_accessor[] = {is_local_accessor_v<Args>..., false};
+  std::size_t found = 0;
+  for (std::size_t i = sizeof...(Args); i > 0; --i)
+    if (is_accessor[i - 1]) found = i;
   if (found)
     throw launch_error("argument " + std::to_string(found) +
                        " is a LocalAccessor, but the kernel is launched with a Range: local memory "
@@ -54,17 +57,24 @@ constexpr int callable_rank() {
   else return 0;
 }
 
-/// The kernel must take ItemT<N> (Item for Range, NdItem for NdRange) first.
+/// The kernel must take ItemT<N> (Item for Range, NdItem or WorkGroup for NdRange) first.
 template <template <int> class ItemT, int N, class Kernel, class... Args>
 void validate_signature() {
   if constexpr (!callable_with<N, ItemT, Kernel, Args...>) {
     constexpr bool nd = std::is_same_v<ItemT<N>, NdItem<N>>;
     constexpr int item_rank = callable_rank<Item, Kernel, Args...>();
     constexpr int nd_item_rank = callable_rank<NdItem, Kernel, Args...>();
-    static_assert(item_rank != 0 || nd_item_rank != 0,
-                  "kapi::call_kernel: the kernel cannot be called with (Item<N> or NdItem<N>, args...): "
-                  "check the argument types and their order");
+    constexpr int work_group_rank = callable_rank<WorkGroup, Kernel, Args...>();
+    static_assert(item_rank != 0 || nd_item_rank != 0 || work_group_rank != 0,
+                  "kapi::call_kernel: the kernel cannot be called with (Item<N>, NdItem<N> or WorkGroup<N>, "
+                  "args...): check the argument types and their order");
     const std::string launched = std::string(nd ? "NdRange<" : "Range<") + std::to_string(N) + ">";
+    if (item_rank == 0 && nd_item_rank == 0) {  // a phased kernel
+      const std::string takes = "the kernel takes WorkGroup<" + std::to_string(work_group_rank) + ">";
+      if (nd) throw launch_error("rank mismatch: " + takes + " but is launched with " + launched);
+      throw launch_error(takes + " but is launched with " + launched +
+                         ": launch a phased kernel with an NdRange");
+    }
     if (nd ? nd_item_rank != 0 : item_rank != 0)
       throw launch_error("rank mismatch: the kernel takes " + std::string(nd ? "NdItem<" : "Item<") +
                          std::to_string(nd ? nd_item_rank : item_rank) + "> but is launched with " + launched);

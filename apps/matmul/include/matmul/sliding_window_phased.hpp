@@ -1,0 +1,41 @@
+#pragma once
+// The seed's sliding-window matrix product C = A·B as a phased kernel: the computation
+// of SlidingWindow (sliding_window.hpp) written per work-group. Each step of the window
+// is two phases — stage the A and B tiles in local memory, then every work-item adds
+// its row-times-column of the tiles to its running sum — with the group barrier
+// implied after each. Each C element sums its products in the same order as the flat
+// kernel, so both give identical results. Same arguments and nd-range as SlidingWindow.
+#include <kapi/kapi.hpp>
+
+namespace matmul {
+
+struct SlidingWindowPhased {
+  template <class A, class B, class C, class T>
+  KOKKOS_INLINE_FUNCTION void operator()(const kapi::WorkGroup<2>& wg, const A& a, const B& b, const C& c,
+                                         const kapi::LocalAccessor<T, 2>& a_tile,
+                                         const kapi::LocalAccessor<T, 2>& b_tile) const {
+    const std::size_t tile = wg.get_local_range(0);
+    const std::size_t m = c.extent(0), n = c.extent(1), k_extent = a.extent(1);
+    kapi::PerWorkItem<T> acc(wg, T(0));
+    for (std::size_t k0 = 0; k0 < k_extent; k0 += tile) {
+      kapi::for_each_work_item(wg, [&](const kapi::NdItem<2>& it) {
+        const std::size_t i = it.get_global_id(0), j = it.get_global_id(1);
+        const std::size_t li = it.get_local_id(0), lj = it.get_local_id(1);
+        a_tile(li, lj) = (i < m && k0 + lj < k_extent) ? a(i, k0 + lj) : T(0);
+        b_tile(li, lj) = (k0 + li < k_extent && j < n) ? b(k0 + li, j) : T(0);
+      });
+      kapi::for_each_work_item(wg, [&](const kapi::NdItem<2>& it) {
+        const std::size_t li = it.get_local_id(0), lj = it.get_local_id(1);
+        T sum = acc(it);
+        for (std::size_t k = 0; k < tile; ++k) sum += a_tile(li, k) * b_tile(k, lj);
+        acc(it) = sum;
+      });
+    }
+    kapi::for_each_work_item(wg, [&](const kapi::NdItem<2>& it) {
+      const std::size_t i = it.get_global_id(0), j = it.get_global_id(1);
+      if (i < m && j < n) c(i, j) = acc(it);
+    });
+  }
+};
+
+}  // namespace matmul

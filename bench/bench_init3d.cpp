@@ -1,0 +1,168 @@
+// bench_init3d: a(i, j, k) = c·i·j·k over an N×N×N fp64 LayoutRight array, on the
+// default execution space, under every loop-nest policy of init3d::policies().
+//   anchor      host: openmp-fill   a plain OpenMP parallel for (static schedule, simd)
+//                                   writing c over the contiguous array, with as many
+//                                   threads as the Kokkos space (OpenMP and Serial builds);
+//                                   chunked-fill on Kokkos Threads: the same loop, one
+//                                   contiguous chunk per thread of Kokkos' own pool
+//               CUDA: cuda-memset   cudaMemsetAsync of the same bytes on the space's
+//                                   stream (writes zeros: the same write traffic, the
+//                                   ceiling a fill kernel is measured against)
+//   raw-kokkos  raw-mdrange         Kokkos::MDRangePolicy<Rank<3, Right, Right>> with
+//                                   Kokkos' default tiles around init3d's own loop body
+//   kapi        every policy of init3d::policies()
+// Work: N³·8 bytes written per run (GB/s counts the stores only). Check: every entry,
+// on the device, after a NaN fill.
+#include <init3d/init3d.hpp>
+#include <limits>
+#include <vector>
+
+#include "common/checks.hpp"
+#include "common/harness.hpp"
+
+namespace {
+
+using namespace kapi_bench;
+using Array = init3d::Array<MemSpace>;
+constexpr double c_value = 1e-4;
+
+struct Data {
+  Array a;
+};
+
+Data make_data(std::size_t n) { return Data{Array(std::string("a"), n, n, n)}; }
+std::shared_ptr<Data> data(std::size_t n) { return data_cache<Data>().get(n, make_data); }
+
+using Policy3 = Kokkos::MDRangePolicy<Space, Kokkos::Rank<3, Kokkos::Iterate::Right, Kokkos::Iterate::Right>,
+                                      Kokkos::IndexType<std::int64_t>>;
+
+Policy3 whole(const Array& a) {
+  return Policy3(space(), {0, 0, 0},
+                 {std::int64_t(a.extent(0)), std::int64_t(a.extent(1)), std::int64_t(a.extent(2))});
+}
+
+/// Counts the entries that differ from what the fill should have written.
+struct CountWrong {
+  Array a;
+  double c;
+  bool constant;  // the anchors write c (host) or 0 (CUDA memset) everywhere
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, std::int64_t j, std::int64_t k, std::int64_t& wrong) const {
+    const double want = constant ? c : c * double(i) * double(j) * double(k);
+    if (!(a(i, j, k) == want)) ++wrong;
+  }
+};
+
+std::string verify(std::size_t n, bool constant, double c) {
+  auto d = data(n);
+  std::int64_t wrong = 0;
+  Kokkos::parallel_reduce("bench_init3d::check", whole(d->a), CountWrong{d->a, c, constant}, wrong);
+  if (wrong == 0) return {};
+  return std::to_string(wrong) + " of " + std::to_string(d->a.size()) + " entries differ from " +
+         (constant ? "the fill value" : "c*i*j*k");
+}
+
+void poison(std::size_t n) {
+  Kokkos::deep_copy(data(n)->a, std::numeric_limits<double>::quiet_NaN());
+  space().fence();
+}
+
+/// The host anchor: the plainest parallel fill of the same bytes (see HostLoop in the harness).
+void plain_fill(const Array& a, double c) {
+  double* p = a.data();
+  const auto count = static_cast<std::int64_t>(a.size());
+  const int threads = host_threads();
+  if constexpr (host_loop == HostLoop::openmp) {
+#pragma omp parallel for simd schedule(static) num_threads(threads)
+    for (std::int64_t x = 0; x < count; ++x) p[x] = c;
+  } else {
+    run_host_chunks(threads, [p, count, threads, c](int t) {
+      const auto range = chunk(count, threads, t);
+      double* const q = p + range.first;  // a local base pointer: GCC emits plain vector stores
+      const std::int64_t len = range.second - range.first;
+#pragma omp simd
+      for (std::int64_t x = 0; x < len; ++x) q[x] = c;
+    });
+  }
+}
+
+bool anchor_is_memset() { return is_cuda_space<Space>; }
+
+Case base(std::size_t n, const std::string& variant, Role role) {
+  Case c;
+  c.app = "init3d";
+  c.type = "f64";
+  c.variant = variant;
+  c.role = role;
+  c.size_name = "N";
+  c.size = n;
+  c.work = 8.0 * double(n) * double(n) * double(n);
+  c.unit = "GB/s";
+  c.time_unit = benchmark::kMillisecond;
+  c.poison = [n] { poison(n); };
+  c.verify = [n] { return verify(n, false, c_value); };
+  return c;
+}
+
+std::vector<std::size_t> default_sizes() {
+  const std::vector<std::size_t> all = {50, 100, 200, 300, 400, 500, 600, 800, 1000};
+  const bool full = options().full();
+  switch (backend()) {
+    case Backend::serial: return between(all, 50, full ? 600 : 300);
+    case Backend::host_parallel: return between(all, 50, full ? 1000 : 400);
+    default: return full ? all : std::vector<std::size_t>{100, 200, 400, 600, 800, 1000};
+  }
+}
+
+void register_all() {
+  const std::string threads = std::to_string(host_threads()) + " threads";
+  benchmark::AddCustomContext(
+      "anchor", anchor_is_memset() ? "cudaMemsetAsync of the array's bytes on the space's stream"
+                : host_loop == HostLoop::openmp
+                    ? "plain OpenMP 'parallel for simd schedule(static)' fill of the contiguous array, " + threads
+                    : "plain 'omp simd' fill loop over one contiguous chunk of the array per Kokkos thread (" +
+                          threads + " of the Kokkos space's own pool)");
+  benchmark::AddCustomContext("raw_kokkos", "Kokkos::MDRangePolicy<Rank<3, Right, Right>>, default tiles, init3d's body");
+  for (std::size_t n : sweep(default_sizes())) {
+    Case anchor = base(n, anchor_is_memset() ? "cuda-memset"
+                                             : host_loop == HostLoop::openmp ? "openmp-fill" : "chunked-fill",
+                       Role::anchor);
+    anchor.verify = [n] { return verify(n, true, anchor_is_memset() ? 0.0 : c_value); };
+    anchor.bind = [n] {
+      auto d = data(n);
+#if defined(KOKKOS_ENABLE_CUDA)
+      if constexpr (is_cuda_space<Space>) {
+        return std::function<void()>([d] {
+          cuda_check(cudaMemsetAsync(d->a.data(), 0, d->a.size() * sizeof(double), space().cuda_stream()),
+                     "cudaMemsetAsync");
+        });
+      }
+#endif
+      return std::function<void()>([d] { plain_fill(d->a, c_value); });
+    };
+    add(anchor);
+
+    Case raw = base(n, "raw-mdrange", Role::raw_kokkos);
+    raw.bind = [n] {
+      auto d = data(n);
+      return std::function<void()>([d] {
+        Kokkos::parallel_for("bench_init3d::raw_mdrange", whole(d->a), init3d::InitBody<Array>{d->a, c_value});
+      });
+    };
+    add(raw);
+
+    for (const auto& policy : init3d::policies()) {
+      Case c = base(n, policy, Role::kapi);
+      c.bind = [n, policy] {
+        auto d = data(n);
+        // Parsed once here: the benchmark times the loop nest, not the name lookup.
+        const auto parsed = kapi::nest::parse_policy(policy);
+        return std::function<void()>([d, parsed] { init3d::run(space(), parsed, d->a, c_value); });
+      };
+      add(c);
+    }
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) { return kapi_bench::run_main(argc, argv, "init3d", register_all); }

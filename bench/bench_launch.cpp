@@ -1,0 +1,98 @@
+// bench_launch: what one launch of a trivial kernel costs the caller, from the call to
+// the kernel's completion (host wall clock around the call and a fence, on every space:
+// the latency a caller waits, not the GPU's busy time).
+//   raw-kokkos  raw-parallel-for  Kokkos::parallel_for(RangePolicy(space, 0, 1)) + fence
+//   kapi        range-1           kapi::call_kernel with Range<1>(1)
+//               nd-range-1x1      kapi::call_kernel with NdRange<1>(1, 1)
+//               nd-range-1x256    kapi::call_kernel with NdRange<1>(256, 256): one group of
+//                                 256 work-items (device: one block; host: one thread)
+// The kernel stores 1 into one element. Counter "us": microseconds per launch; the
+// target (issue 6) is kapi <= raw + 2 us.
+#include <kapi/kapi.hpp>
+#include <string>
+
+#include "common/harness.hpp"
+
+namespace {
+
+using namespace kapi_bench;
+using Flag = Kokkos::View<int*, MemSpace>;
+
+struct RawStore {
+  Flag flag;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const { flag(i) = 1; }
+};
+
+struct RangeStore {
+  template <class V>
+  KOKKOS_INLINE_FUNCTION void operator()(const kapi::Item<1>& it, const V& flag) const {
+    flag(it.get_id(0)) = 1;
+  }
+};
+
+struct NdRangeStore {
+  template <class V>
+  KOKKOS_INLINE_FUNCTION void operator()(const kapi::NdItem<1>& it, const V& flag) const {
+    if (it.get_global_id(0) == 0) flag(0) = 1;
+  }
+};
+
+struct Data {
+  Flag flag;
+};
+std::shared_ptr<Data> data() {
+  return data_cache<Data>().get(1, [](std::size_t) { return Data{Flag(std::string("flag"), 1)}; });
+}
+
+std::string verify() {
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), data()->flag);
+  return h(0) == 1 ? std::string() : "the kernel did not store its 1";
+}
+
+Case base(const std::string& variant, Role role) {
+  Case c;
+  c.app = "launch";
+  c.type = "i32";
+  c.variant = variant;
+  c.role = role;
+  c.size_name = "n";
+  c.size = 1;
+  c.work = 1;
+  c.unit = "us";
+  c.time_unit = benchmark::kMicrosecond;
+  c.wall_clock = true;
+  c.poison = [] { Kokkos::deep_copy(data()->flag, 0); };
+  c.verify = verify;
+  return c;
+}
+
+template <class Kernel, class R>
+Case kapi_case(const std::string& name, const R& range) {
+  Case c = base(name, Role::kapi);
+  c.bind = [range] {
+    auto d = data();
+    return std::function<void()>([d, range] { kapi::call_kernel(space(), Kernel{}, range, d->flag); });
+  };
+  return c;
+}
+
+void register_all() {
+  benchmark::AddCustomContext("raw_kokkos", "Kokkos::parallel_for(RangePolicy(space, 0, 1), functor) + fence");
+  Case raw = base("raw-parallel-for", Role::raw_kokkos);
+  raw.bind = [] {
+    auto d = data();
+    return std::function<void()>([d] {
+      Kokkos::parallel_for("bench_launch::raw", Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(space(), 0, 1),
+                           RawStore{d->flag});
+      space().fence();
+    });
+  };
+  add(raw);
+  add(kapi_case<RangeStore>("range-1", kapi::Range<1>(1)));
+  add(kapi_case<NdRangeStore>("nd-range-1x1", kapi::NdRange<1>(kapi::Range<1>(1), kapi::Range<1>(1))));
+  add(kapi_case<NdRangeStore>("nd-range-1x256", kapi::NdRange<1>(kapi::Range<1>(256), kapi::Range<1>(256))));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) { return kapi_bench::run_main(argc, argv, "launch", register_all); }

@@ -1,0 +1,245 @@
+// bench_matmul: C = A·B, square n×n, fp32, row-major, on the default execution space.
+//   anchor      kokkos-kernels      KokkosBlas::gemm with Kokkos Kernels' vendor BLAS: OpenBLAS
+//                                   sgemm on host (as many threads as Kokkos), cublasSgemm on
+//                                   CUDA (default math mode: no TF32); written here, it stands
+//                                   for the app's variant of that name
+//               cublas              on CUDA when Kokkos Kernels has no cuBLAS TPL: cublasSgemm
+//                                   called directly (row-major as C^T = B^T·A^T)
+//   raw-kokkos  raw-teampolicy-t16  the seed's sliding-window algorithm written directly on
+//                                   Kokkos TeamPolicy + team scratch (raw/matmul_sliding_window.hpp):
+//                                   the twin of seed-t16 on devices, of phased-t16 on host
+//   kapi        the other variants of matmul::variants()
+// Work: 2·n³ FLOP per run. Check: exact (the data are small multiples of powers of two,
+// so every summation order gives the same floats): a checksum of all of C and 256 entries.
+#include <vector>
+#if defined(KAPI_APPS_HAVE_KOKKOS_KERNELS)
+#include <KokkosBlas3_gemm.hpp>
+#include <KokkosKernels_config.h>
+#endif
+#if defined(KOKKOS_ENABLE_CUDA) && defined(KAPI_BENCH_HAVE_CUBLAS)
+#include <cublas_v2.h>
+#endif
+
+#include "bench_matmul_variants.hpp"
+#include "common/checks.hpp"
+#include "common/harness.hpp"
+#include "raw/matmul_sliding_window.hpp"
+
+#if defined(__GNUC__) && !defined(KOKKOS_ENABLE_CUDA)
+// OpenBLAS' own thread pool: the anchor gets as many threads as the Kokkos space.
+extern "C" void openblas_set_num_threads(int) __attribute__((weak));
+extern "C" char* openblas_get_corename(void) __attribute__((weak));
+extern "C" char* openblas_get_config(void) __attribute__((weak));
+#endif
+
+namespace {
+
+using namespace kapi_bench;
+using T = float;
+using Matrix = Kokkos::View<T**, Kokkos::LayoutRight, MemSpace>;
+
+// The data: entries are multiples of 1/4 and 1/2 below 1, so every product and every
+// partial sum up to n = 8192 is exact in fp32.
+KOKKOS_INLINE_FUNCTION T a_value(std::int64_t i, std::int64_t k) { return T(((i * 3 + k * 5) % 7) - 3) * T(0.25); }
+KOKKOS_INLINE_FUNCTION T b_value(std::int64_t k, std::int64_t j) { return T(((k * 2 + j * 7) % 5) - 2) * T(0.5); }
+
+struct FillAB {
+  Matrix a, b;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, std::int64_t j) const {
+    a(i, j) = a_value(i, j);
+    b(i, j) = b_value(i, j);
+  }
+};
+
+struct Data {
+  std::size_t n = 0;
+  Matrix a, b, c;
+};
+
+Data make_data(std::size_t n) {
+  Data d;
+  d.n = n;
+  d.a = Matrix(Kokkos::view_alloc(std::string("A"), Kokkos::WithoutInitializing), n, n);
+  d.b = Matrix(Kokkos::view_alloc(std::string("B"), Kokkos::WithoutInitializing), n, n);
+  d.c = Matrix(std::string("C"), n, n);
+  const auto e = static_cast<std::int64_t>(n);
+  using Policy = Kokkos::MDRangePolicy<Space, Kokkos::Rank<2>, Kokkos::IndexType<std::int64_t>>;
+  Kokkos::parallel_for("bench_matmul::fill", Policy(space(), {0, 0}, {e, e}), FillAB{d.a, d.b});
+  space().fence();
+  return d;
+}
+
+std::shared_ptr<Data> data(std::size_t n) { return data_cache<Data>().get(n, make_data); }
+
+/// C is poisoned with NaN before the checked run: entries a variant leaves unwritten show.
+void poison(std::size_t n) {
+  Kokkos::deep_copy(data(n)->c, std::numeric_limits<T>::quiet_NaN());
+  space().fence();
+}
+
+std::string verify(std::size_t n) {
+  auto d = data(n);
+  auto c = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d->c);
+  const auto e = static_cast<std::int64_t>(n);
+  // Sum of all entries = sum_k (column sum of A)(k) · (row sum of B)(k), exact in double.
+  double expected = 0, got = 0;
+  for (std::int64_t k = 0; k < e; ++k) {
+    double col_a = 0, row_b = 0;
+    for (std::int64_t i = 0; i < e; ++i) col_a += a_value(i, k);
+    for (std::int64_t j = 0; j < e; ++j) row_b += b_value(k, j);
+    expected += col_a * row_b;
+  }
+  for (std::int64_t i = 0; i < e; ++i)
+    for (std::int64_t j = 0; j < e; ++j) got += c(i, j);
+  if (got != expected) return mismatch("sum of all entries of C", expected, got);
+  for (std::uint64_t s = 0; s < 256; ++s) {
+    const auto i = static_cast<std::int64_t>(s < 2 ? (s ? e - 1 : 0) : mix(2 * s) % n);
+    const auto j = static_cast<std::int64_t>(s < 2 ? (s ? e - 1 : 0) : mix(2 * s + 1) % n);
+    double want = 0;
+    for (std::int64_t k = 0; k < e; ++k) want += double(a_value(i, k)) * double(b_value(k, j));
+    if (double(c(i, j)) != want)
+      return mismatch("C(" + std::to_string(i) + "," + std::to_string(j) + ")", want, c(i, j));
+  }
+  return {};
+}
+
+Case base(std::size_t n, const std::string& variant, Role role) {
+  Case c;
+  c.app = "matmul";
+  c.type = "f32";
+  c.variant = variant;
+  c.role = role;
+  c.size_name = "n";
+  c.size = n;
+  c.work = 2.0 * double(n) * double(n) * double(n);
+  c.unit = "GFLOP/s";
+  c.time_unit = benchmark::kMillisecond;
+  c.poison = [n] { poison(n); };
+  c.verify = [n] { return verify(n); };
+  return c;
+}
+
+// ----------------------------------------------------------------------------- anchor
+
+// Which sgemm the anchor calls: the vendor library whenever there is one.
+enum class Gemm { kokkos_kernels_vendor, cublas, kokkos_kernels_native, none };
+constexpr Gemm gemm_anchor() {
+#if defined(KOKKOS_ENABLE_CUDA)
+  if (is_cuda_space<Space>) {
+#if defined(KAPI_APPS_HAVE_KOKKOS_KERNELS) && defined(KOKKOSKERNELS_ENABLE_TPL_CUBLAS)
+    return Gemm::kokkos_kernels_vendor;
+#elif defined(KAPI_BENCH_HAVE_CUBLAS)
+    return Gemm::cublas;
+#elif defined(KAPI_APPS_HAVE_KOKKOS_KERNELS)
+    return Gemm::kokkos_kernels_native;
+#else
+    return Gemm::none;
+#endif
+  }
+#endif
+#if defined(KAPI_APPS_HAVE_KOKKOS_KERNELS) && defined(KOKKOSKERNELS_ENABLE_TPL_BLAS)
+  return is_host_space<Space> ? Gemm::kokkos_kernels_vendor : Gemm::kokkos_kernels_native;
+#elif defined(KAPI_APPS_HAVE_KOKKOS_KERNELS)
+  return Gemm::kokkos_kernels_native;
+#else
+  return Gemm::none;
+#endif
+}
+
+std::string gemm_description() {
+  const std::string threads = std::to_string(host_threads());
+  switch (gemm_anchor()) {
+    case Gemm::kokkos_kernels_vendor:
+      return is_cuda_space<Space> ? "KokkosBlas::gemm -> cuBLAS cublasSgemm (Kokkos Kernels' cuBLAS TPL; default math "
+                                    "mode: no TF32)"
+                                  : "KokkosBlas::gemm -> OpenBLAS sgemm (Kokkos Kernels' BLAS TPL), " + threads +
+                                        " threads";
+    case Gemm::cublas: return "cublasSgemm called directly (Kokkos Kernels has no cuBLAS TPL; default math mode: no TF32)";
+    case Gemm::kokkos_kernels_native:
+      return "KokkosBlas::gemm, Kokkos Kernels' own kernel (no vendor BLAS TPL: not a vendor anchor)";
+    default: return "none: Kokkos Kernels not found at configure time";
+  }
+}
+
+#if defined(KOKKOS_ENABLE_CUDA) && defined(KAPI_BENCH_HAVE_CUBLAS)
+cublasHandle_t cublas_handle() {
+  static cublasHandle_t handle = [] {
+    cublasHandle_t h = nullptr;
+    if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS) throw std::runtime_error("cublasCreate failed");
+    at_finalize().push_back([h] { cublasDestroy(h); });
+    return h;
+  }();
+  return handle;
+}
+
+/// Row-major C = A·B through column-major cuBLAS: C^T = B^T·A^T.
+void cublas_sgemm(const Matrix& a, const Matrix& b, const Matrix& c) {
+  const int m = int(c.extent(0)), n = int(c.extent(1)), k = int(a.extent(1));
+  const float one = 1, zero = 0;
+  cublasHandle_t h = cublas_handle();
+  cublasSetStream(h, space().cuda_stream());
+  if (cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, b.data(), n, a.data(), k, &zero, c.data(), n) !=
+      CUBLAS_STATUS_SUCCESS)
+    throw std::runtime_error("cublasSgemm failed");
+}
+#endif
+
+std::function<void()> gemm_op(const std::shared_ptr<Data>& d) {
+#if defined(KOKKOS_ENABLE_CUDA) && defined(KAPI_BENCH_HAVE_CUBLAS)
+  if (gemm_anchor() == Gemm::cublas) return [d] { cublas_sgemm(d->a, d->b, d->c); };
+#endif
+#if defined(KAPI_APPS_HAVE_KOKKOS_KERNELS)
+  return [d] { KokkosBlas::gemm("N", "N", T(1), d->a, d->b, T(0), d->c); };
+#else
+  (void)d;
+  throw std::runtime_error(gemm_description());
+#endif
+}
+
+// ----------------------------------------------------------------------------- sweep
+
+std::vector<std::size_t> default_sizes() {
+  const std::vector<std::size_t> all = {128, 256, 512, 1024, 2048, 4096, 8192};
+  const bool full = options().full();
+  switch (backend()) {
+    case Backend::serial: return between(all, 128, full ? 2048 : 512);
+    case Backend::host_parallel: return between(all, 128, full ? 4096 : 2048);
+    default: return between(all, full ? 128 : 512, 8192);
+  }
+}
+
+void register_all() {
+#if defined(__GNUC__) && !defined(KOKKOS_ENABLE_CUDA)
+  if (openblas_set_num_threads) openblas_set_num_threads(host_threads());
+  if (openblas_get_corename) benchmark::AddCustomContext("openblas_core", openblas_get_corename());
+  if (openblas_get_config) benchmark::AddCustomContext("openblas_config", openblas_get_config());
+#endif
+  benchmark::AddCustomContext("anchor", gemm_description());
+  benchmark::AddCustomContext("raw_kokkos", "raw-teampolicy-t16: " + matmul_bench::raw_description());
+  for (std::size_t n : sweep(default_sizes())) {
+    Case anchor = base(n, gemm_anchor() == Gemm::cublas ? "cublas" : matmul_bench::anchor_name(), Role::anchor);
+    anchor.bind = [n] { return gemm_op(data(n)); };
+    add(anchor);
+
+    Case raw = base(n, "raw-teampolicy-t16", Role::raw_kokkos);
+    raw.bind = [n] {
+      auto d = data(n);
+      return std::function<void()>([d] { matmul_bench::raw_sliding_window<T>(space(), d->a, d->b, d->c, 16); });
+    };
+    add(raw);
+
+    for (const auto& v : matmul_bench::variants()) {
+      Case c = base(n, v.name, Role::kapi);
+      const auto run = v.run;
+      c.bind = [n, run] {
+        auto d = data(n);
+        return std::function<void()>([d, run] { run(space(), d->a, d->b, d->c); });
+      };
+      add(c);
+    }
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) { return kapi_bench::run_main(argc, argv, "matmul", register_all); }

@@ -1,0 +1,112 @@
+#pragma once
+// Group algorithms for work-groups that run as host contexts (detail/host_group.hpp).
+// Protocol of one collective: every work-item writes its value into its slot of the
+// group's collective buffer and reaches a barrier; the first work-item to resume after
+// it combines all slots once, in local-id order (so results are deterministic and, for
+// floating point, equal to a sequential left fold); every work-item then reads its
+// result. Collectives alternate between two halves of the buffer by the barrier count's
+// parity: a half is written again only two barriers later, when every work-item has
+// read it. A barrier-free group that calls a collective reaches that barrier, so its
+// work-items get contexts like any group with barriers.
+#include <cstddef>
+#include <new>
+#include <type_traits>
+
+#include "host_group.hpp"
+
+namespace kapi::detail {
+
+/// Largest value type a flat group collective carries (one slot per work-item).
+inline constexpr std::size_t host_collective_slot_bytes = 16;
+
+template <class T>
+struct HostCollectiveHalf {
+  bool* combined;  // set by the work-item that combined the slots
+  T* result;       // one value for reductions
+  T* slots;        // one value per work-item
+};
+
+template <class T>
+HostCollectiveHalf<T> host_collective_half(HostGroup& group, std::size_t parity) {
+  static_assert(std::is_trivially_copyable_v<T> && sizeof(T) <= host_collective_slot_bytes &&
+                    alignof(T) <= host_collective_slot_bytes,
+                "kapi group algorithms carry trivially copyable values of at most 16 bytes");
+  constexpr std::size_t header = 2 * host_collective_slot_bytes;  // flag, result
+  const std::size_t half = header + group.size() * host_collective_slot_bytes;
+  // Re-fetched after every barrier: another work-item may have grown (moved) the buffer.
+  char* base = static_cast<char*>(group.collective_buffer(2 * half)) + parity * half;
+  return {reinterpret_cast<bool*>(base), reinterpret_cast<T*>(base + host_collective_slot_bytes),
+          reinterpret_cast<T*>(base + header)};
+}
+
+/// One collective: contributes `mine`, waits for the group, lets the first work-item to
+/// resume run combine(half) once, and returns read(half, local_id).
+template <class T, class Combine, class Read>
+auto host_collective(HostGroup& group, const T& mine, const Combine& combine, const Read& read) {
+  const std::size_t parity = group.barriers_passed() & 1, me = group.current_work_item();
+  {
+    auto h = host_collective_half<T>(group, parity);
+    ::new (static_cast<void*>(h.slots + me)) T(mine);
+    *h.combined = false;
+  }
+  group.barrier();
+  auto h = host_collective_half<T>(group, parity);
+  if (!*h.combined) {
+    combine(h);
+    *h.combined = true;
+  }
+  return read(h, me);
+}
+
+template <class T, class Op>
+T host_reduce(HostGroup& group, const T& x, const Op& op) {
+  return host_collective(
+      group, x,
+      [&](const HostCollectiveHalf<T>& h) {
+        T acc = h.slots[0];
+        for (std::size_t i = 1; i < group.size(); ++i) acc = T(op(acc, h.slots[i]));
+        *h.result = acc;
+      },
+      [](const HostCollectiveHalf<T>& h, std::size_t) { return *h.result; });
+}
+
+/// Inclusive or exclusive scan; `init` (when has_init) is folded in first. An exclusive
+/// scan's first work-item gets init, or `empty` without one.
+template <class T, class Op>
+T host_scan(HostGroup& group, const T& x, const Op& op, bool inclusive, bool has_init, const T& init,
+            const T& empty) {
+  return host_collective(
+      group, x,
+      [&](const HostCollectiveHalf<T>& h) {
+        bool any = has_init;
+        T running = init;
+        for (std::size_t i = 0; i < group.size(); ++i) {
+          const T v = h.slots[i];
+          const T next = any ? T(op(running, v)) : v;
+          h.slots[i] = inclusive ? next : (any ? running : empty);
+          running = next;
+          any = true;
+        }
+      },
+      [](const HostCollectiveHalf<T>& h, std::size_t me) { return h.slots[me]; });
+}
+
+template <class T>
+T host_broadcast(HostGroup& group, const T& x, std::size_t from) {
+  return host_collective(
+      group, x, [](const HostCollectiveHalf<T>&) {}, [from](const HostCollectiveHalf<T>& h, std::size_t) {
+        return h.slots[from];
+      });
+}
+
+/// A collective whose whole work is done once, by the first work-item to resume after the
+/// barrier (joint algorithms: the host thread runs the group anyway, so one sequential
+/// pass is both the fastest and the exact order); `work()` returns the shared result.
+template <class R, class Work>
+R host_once(HostGroup& group, const Work& work) {
+  return host_collective(
+      group, char(0), [&](const HostCollectiveHalf<char>& h) { ::new (static_cast<void*>(h.result)) R(work()); },
+      [](const HostCollectiveHalf<char>& h, std::size_t) { return *reinterpret_cast<const R*>(h.result); });
+}
+
+}  // namespace kapi::detail

@@ -1,0 +1,86 @@
+#pragma once
+// The loop-nest policies that run the body as a kapi kernel: a Range<3> kernel (one
+// work-item per point) and an NdRange<3> kernel (work-groups tiling the points).
+#include <algorithm>
+#include <string>
+
+#include "../launch.hpp"
+#include "loop_nest_common.hpp"
+
+namespace kapi::nest {
+
+namespace detail {
+
+// The body travels as the kernel's argument (call_kernel carries arguments to every
+// work-item); the kernels themselves are stateless.
+struct BodyAsRangeKernel {
+  template <class Body>
+  KAPI_FUNCTION void operator()(const Item<3>& it, const Body& body) const {
+    body(static_cast<index_type>(it.get_id(0)), static_cast<index_type>(it.get_id(1)),
+         static_cast<index_type>(it.get_id(2)));
+  }
+};
+
+// The global range is padded up to whole work-groups; padding work-items do nothing.
+struct BodyAsNdRangeKernel {
+  Extents e;
+  template <class Body>
+  KAPI_FUNCTION void operator()(const NdItem<3>& it, const Body& body) const {
+    const auto i = static_cast<index_type>(it.get_global_id(0)), j = static_cast<index_type>(it.get_global_id(1)),
+               k = static_cast<index_type>(it.get_global_id(2));
+    if (i < e.n[0] && j < e.n[1] && k < e.n[2]) body(i, j, k);
+  }
+};
+
+}  // namespace detail
+
+/// A kapi range kernel over Range<3>{ni, nj, nk}: one work-item per point, k the
+/// fastest dimension (SYCL order), as call_kernel maps it (MDRangePolicy with tiles
+/// whose long side is k).
+struct RangeKernel {
+  std::string name() const { return "kapi-range"; }
+
+  template <class ExecSpace, class Body>
+  void run(const ExecSpace& space, const Range<3>& range, const Body& body) const {
+    call_kernel(space, detail::BodyAsRangeKernel{}, range, body);
+  }
+};
+
+/// A kapi nd-range kernel: work-groups of `local` {i, j, k} work-items, the global range
+/// padded up to whole groups. Local 0 = backend default: device {1, 8, 32} (a warp
+/// along k); host {1, 1, a row of k up to 1024} (one host thread runs a group).
+struct NdRangeKernel {
+  index_type local[3] = {0, 0, 0};
+
+  std::string name() const {
+    return local[0] || local[1] || local[2] ? "kapi-nd-range-" + detail::shape_name(local) : "kapi-nd-range";
+  }
+
+  template <class ExecSpace>
+  Range<3> local_range_for(const detail::Extents& e) const {
+    index_type l[3];
+    if constexpr (kapi::detail::runs_on_host<ExecSpace>) {
+      // As few groups per row as fit 1024 work-items each, evenly sized: little padding.
+      const index_type rows = std::max<index_type>(1, detail::ceil_div(e.n[2], 1024));
+      l[0] = 1, l[1] = 1, l[2] = std::max<index_type>(1, detail::ceil_div(e.n[2], rows));
+    } else {
+      l[0] = 1, l[1] = 8, l[2] = 32;
+    }
+    for (int d = 0; d < 3; ++d)
+      if (local[d] > 0) l[d] = local[d];
+    return Range<3>(l[0], l[1], l[2]);
+  }
+
+  template <class ExecSpace, class Body>
+  void run(const ExecSpace& space, const Range<3>& range, const Body& body) const {
+    const auto e = detail::extents_of(range);
+    for (int d = 0; d < 3; ++d)
+      if (local[d] < 0) detail::require_positive_shape(local, name(), "local");
+    const Range<3> l = local_range_for<ExecSpace>(e);
+    Range<3> global;
+    for (int d = 0; d < 3; ++d) global.extent[d] = (range.extent[d] + l.extent[d] - 1) / l.extent[d] * l.extent[d];
+    call_kernel(space, detail::BodyAsNdRangeKernel{e}, NdRange<3>(global, l), body);
+  }
+};
+
+}  // namespace kapi::nest

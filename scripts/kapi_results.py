@@ -1,0 +1,194 @@
+"""Reading the benchmark harness' Google Benchmark JSON (bench/common/harness.hpp).
+
+Shared by scripts/report.py and scripts/compare.py; standard library only.
+
+A benchmark is named <app>/<type>/<variant>/<n|N>:<size>; Google Benchmark appends
+/min_time:…, /repeats:…, /real_time or /manual_time, which are dropped here so that runs
+with other settings (quick and full suites) still match. The label is the role: anchor,
+raw-kokkos or kapi.
+"""
+
+import json
+import math
+import os
+import re
+
+RATE_UNITS = ("GFLOP/s", "GB/s", "us")  # "us": microseconds per run (launch), lower is better
+_SUFFIX = re.compile(r"^(min_time|min_warmup_time|repeats|iterations|threads):|^(real_time|manual_time|process_time)$")
+_TIME_SCALE = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
+
+
+def canonical_name(name):
+    parts = [p for p in name.split("/") if not _SUFFIX.match(p)]
+    return "/".join(parts)
+
+
+class Result:
+    """One benchmark of one run, summarised over its repetitions."""
+
+    def __init__(self, name):
+        self.name = name
+        parts = name.split("/")
+        self.app, self.type, self.variant = (parts + ["", "", ""])[:3]
+        size = parts[3] if len(parts) > 3 else ""
+        self.size_name, _, value = size.partition(":")
+        try:
+            self.size = int(value)
+        except ValueError:
+            self.size = 0
+        self.role = "kapi"
+        self.unit = None
+        self.error = None
+        self.times = []  # seconds per run, one per repetition
+        self.rates = []
+        self.counters = {}  # aggregate name -> {counter: value}; "" for single runs
+        self.time_stats = {}  # aggregate name -> seconds (cv: a fraction)
+        self.repetitions = 0
+
+    # Medians over the repetitions (Google Benchmark's "median" aggregate when present).
+    def stat(self, key, aggregate="median"):
+        if aggregate in self.counters and key in self.counters[aggregate]:
+            return self.counters[aggregate][key]
+        if "" in self.counters and key in self.counters[""]:
+            return self.counters[""][key]
+        values = self._per_repetition.get(key) if hasattr(self, "_per_repetition") else None
+        if values:
+            return _median(values)
+        return None
+
+    @property
+    def rate(self):
+        return self.stat(self.unit) if self.unit else None
+
+    @property
+    def pct_anchor(self):
+        return self.stat("pct_of_anchor")
+
+    @property
+    def pct_raw(self):
+        return self.stat("pct_of_raw_kokkos")
+
+    @property
+    def time(self):
+        """Median seconds per run."""
+        if "median" in self.time_stats:
+            return self.time_stats["median"]
+        return _median(self.times) if self.times else None
+
+    @property
+    def cv(self):
+        """Coefficient of variation over the repetitions (a fraction) of the rate counter
+        (the median run of each repetition), else of the mean run time; None for one run."""
+        if self.unit and self.unit in self.counters.get("cv", {}):
+            return self.counters["cv"][self.unit]
+        if "cv" in self.time_stats:
+            return self.time_stats["cv"]
+        if len(self.times) > 1:
+            mean = sum(self.times) / len(self.times)
+            var = sum((t - mean) ** 2 for t in self.times) / (len(self.times) - 1)
+            return math.sqrt(var) / mean if mean > 0 else None
+        return None
+
+    @property
+    def ok(self):
+        return self.error is None and self.time is not None
+
+
+def _median(values):
+    v = sorted(values)
+    if not v:
+        return None
+    h = len(v) // 2
+    return v[h] if len(v) % 2 else 0.5 * (v[h - 1] + v[h])
+
+
+_BENCH_KEYS = {
+    "name", "family_index", "per_family_instance_index", "run_name", "run_type", "repetitions",
+    "repetition_index", "threads", "iterations", "real_time", "cpu_time", "time_unit", "label",
+    "error_occurred", "error_message", "aggregate_name", "aggregate_unit", "skipped", "skip_message",
+    "manual_time",
+}
+
+
+class Run:
+    """One Google Benchmark JSON file: its context and its results by canonical name."""
+
+    def __init__(self, path):
+        self.path = path
+        with open(path) as f:
+            doc = json.load(f)
+        self.context = doc.get("context", {})
+        self.results = {}
+        self.order = []
+        for b in doc.get("benchmarks", []):
+            name = canonical_name(b.get("run_name") or b["name"])
+            r = self.results.get(name)
+            if r is None:
+                r = self.results[name] = Result(name)
+                r._per_repetition = {}
+                self.order.append(name)
+            if b.get("label"):
+                r.role = b["label"]
+            error = b.get("error_message") or b.get("skip_message")
+            if b.get("error_occurred") or (b.get("skipped") not in (None, False, "NotSkipped", 0)):
+                r.error = error or "failed"
+                continue
+            counters = {k: v for k, v in b.items() if k not in _BENCH_KEYS and isinstance(v, (int, float))}
+            for k in counters:
+                if k in RATE_UNITS:
+                    r.unit = k
+            scale = _TIME_SCALE.get(b.get("time_unit", "ns"), 1e-9)
+            if b.get("run_type") == "aggregate":
+                agg = b.get("aggregate_name", "")
+                r.counters[agg] = counters
+                if agg == "cv" or b.get("aggregate_unit") == "percentage":
+                    r.time_stats[agg] = b.get("real_time")
+                else:
+                    r.time_stats[agg] = b.get("real_time") * scale
+            else:
+                r.repetitions += 1
+                r.times.append(b.get("real_time") * scale)
+                for k, v in counters.items():
+                    r._per_repetition.setdefault(k, []).append(v)
+                if b.get("repetitions", 1) in (0, 1):
+                    r.counters[""] = counters
+        # An error in one repetition is the benchmark's error; a result is either.
+        for r in self.results.values():
+            if r.error:
+                r.times = []
+
+    def apps(self):
+        seen = []
+        for n in self.order:
+            app = self.results[n].app
+            if app not in seen:
+                seen.append(app)
+        return seen
+
+
+def load(paths):
+    """Runs from JSON files and result folders (every *.json inside, sorted)."""
+    runs = []
+    for p in paths:
+        if os.path.isdir(p):
+            for f in sorted(os.listdir(p)):
+                if f.endswith(".json"):
+                    runs.append(Run(os.path.join(p, f)))
+        else:
+            runs.append(Run(p))
+    return runs
+
+
+def merged(runs):
+    """All results of several runs by canonical name (later runs win on clashes)."""
+    out = {}
+    for r in runs:
+        out.update(r.results)
+    return out
+
+
+def size_label(size_name, size):
+    """2^24 for powers of two >= 1024 on 1-d sizes (reduce), the number otherwise."""
+    if size_name == "n" and size >= 1024 and size & (size - 1) == 0 and size > 8192:
+        return "2^%d" % (size.bit_length() - 1)
+    return str(size)

@@ -1,0 +1,170 @@
+#!/usr/bin/env bash
+# Runs the benchmark suite of one built configuration and writes its report.
+#
+#   scripts/run-suite.sh [config] [--full] [--apps "matmul reduce init3d"] [--out DIR]
+#                        [--no-verify] [-- extra benchmark arguments]
+#
+#   config       a configuration built in build/<config> (default openmp); ./kapi run
+#                builds it first
+#   --full       the full sweep (GPU sizes, 5 repetitions of >= 0.5 s); default: quick
+#                (3 repetitions of >= 0.1 s, sizes limited per backend: minutes on 2 cores)
+#   --apps LIST  the benchmarks to run (default: every bench_<name> binary of the build:
+#                matmul, reduce, init3d, and launch, the cost of one kernel launch)
+#   --out DIR    the results folder (default results/<config>-<host>-<date>[-N])
+#   --no-verify  skip the apps' command-line verification
+#   -- ARGS      passed to every benchmark binary (e.g. --benchmark_filter=tuned,
+#                --kapi_sizes=1024, --kapi_max_seconds=10, --kokkos-threads=2)
+#
+# Writes into the results folder: <app>.json (Google Benchmark JSON, with the run's
+# context), <app>.log (the binary's output), verify-<app>.log, meta.txt (machine, load,
+# environment, git revision, commands), report.md and plots/<app>.png (scripts/report.py),
+# and prints the report's tables. Environment: OMP_PROC_BIND (default spread) and
+# OMP_PLACES (default threads) are set unless already set; KAPI_PYTHON
+# picks the Python that has matplotlib.
+# Exit status: 0 all well, 1 an app's verification or a benchmark binary failed, 2 usage.
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+config=openmp
+if [ $# -gt 0 ] && [ "${1#-}" = "$1" ]; then config=$1; shift; fi
+suite=quick apps="" out="" verify=1 extra=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --full) suite=full ;;
+    --quick) suite=quick ;;
+    --apps) apps=$2; shift ;;
+    --apps=*) apps=${1#--apps=} ;;
+    --out) out=$2; shift ;;
+    --out=*) out=${1#--out=} ;;
+    --no-verify) verify=0 ;;
+    --) shift; extra=("$@"); break ;;
+    -h | --help) sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "run-suite: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+  esac
+  shift
+done
+
+build=$root/build/$config
+if [ ! -d "$build" ]; then
+  echo "run-suite: no build in ${build#$root/}: run ./kapi build $config (or ./kapi run $config)" >&2
+  exit 2
+fi
+if [ -z "$apps" ]; then
+  for app in matmul reduce init3d launch; do [ -x "$build/bench/bench_$app" ] && apps+="$app "; done
+fi
+apps=$(echo $apps)
+[ -n "$apps" ] || { echo "run-suite: no benchmark binaries in ${build#$root/}/bench" >&2; exit 2; }
+for app in $apps; do
+  [ -x "$build/bench/bench_$app" ] || { echo "run-suite: ${build#$root/}/bench/bench_$app is missing" >&2; exit 2; }
+done
+
+host=$(hostname -s 2>/dev/null || hostname)
+if [ -z "$out" ]; then
+  out=$root/results/$config-$host-$(date +%Y-%m-%d)
+  if [ -e "$out" ]; then
+    i=2
+    while [ -e "$out-$i" ]; do i=$((i + 1)); done
+    out=$out-$i
+  fi
+fi
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+
+# The Python that draws the plots: the first with matplotlib (Debian's python3-matplotlib
+# lives in /usr/bin/python3; a pyenv or venv python3 earlier on PATH may lack it).
+python=${KAPI_PYTHON:-}
+if [ -z "$python" ]; then
+  for p in /usr/bin/python3 python3; do
+    if command -v "$p" > /dev/null && "$p" -c 'import matplotlib' 2> /dev/null; then python=$p; break; fi
+  done
+  [ -n "$python" ] || python=$(command -v python3 || echo /usr/bin/python3)
+fi
+
+# Thread binding for the OpenMP threads (Kokkos' OpenMP backend and the host anchors),
+# as Kokkos recommends; recorded in meta.txt and in every JSON's context.
+export OMP_PROC_BIND=${OMP_PROC_BIND:-spread} OMP_PLACES=${OMP_PLACES:-threads}
+export KAPI_SUITE_START=$(date +%s.%N)
+start=$(date +%s)
+elapsed() { printf '%4ds' $(($(date +%s) - start)); }
+git_rev=$(git -C "$root" describe --always --dirty 2> /dev/null || echo unknown)
+
+# meta.txt: appended to, so that several runs into one --out folder (e.g. one app per
+# call on a rationed GPU) keep every run's facts; report.py reads the last value of a key.
+{
+  echo "config: $config"
+  echo "suite: $suite"
+  echo "date: $(date -Is)"
+  echo "host: $host"
+  echo "git: $git_rev"
+  echo "cpu: $(grep -m1 'model name' /proc/cpuinfo 2> /dev/null | cut -d: -f2- | sed 's/^ //')"
+  echo "nproc: $(nproc)"
+  echo "load_before: $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "OMP_PROC_BIND: ${OMP_PROC_BIND:-}"
+  echo "OMP_PLACES: ${OMP_PLACES:-}"
+  echo "OMP_NUM_THREADS: ${OMP_NUM_THREADS:-}"
+  echo "KOKKOS_NUM_THREADS: ${KOKKOS_NUM_THREADS:-}"
+  echo "apps: $apps"
+  echo "extra_args: ${extra[*]+${extra[*]}}"
+} >> "$out/meta.txt"
+if command -v nvidia-smi > /dev/null 2>&1; then
+  echo "gpu: $(nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem --format=csv,noheader 2>&1 | head -1)" >> "$out/meta.txt"
+fi
+
+echo "[run-suite] $config, $suite suite, apps: $apps -> ${out#$root/}"
+echo "[run-suite] load average $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores; OMP_PROC_BIND=${OMP_PROC_BIND:-} OMP_PLACES=${OMP_PLACES:-}"
+if awk -v l="$(cut -d' ' -f1 /proc/loadavg)" 'BEGIN { exit !(l >= 0.5) }'; then
+  echo "[run-suite] warning: other processes are running (1-min load $(cut -d' ' -f1 /proc/loadavg)): the figures will be noisy; take figures on a quiet machine"
+fi
+status=0
+
+# 1. The apps' own verification, at small sizes, on every execution space of the build.
+verify_args() {
+  case "$1" in
+    matmul) echo "--m 67 --n 45 --k 131 --type float,double --repeat 1" ;;
+    reduce) echo "--n 100003 --type float,double,int32,int64 --repeat 1" ;;
+    init3d) echo "--ni 37 --nj 29 --nk 41 --repeat 1" ;;
+    *) echo "--repeat 1" ;;
+  esac
+}
+if [ "$verify" = 1 ]; then
+  for app in $apps; do
+    [ -d "$root/apps/$app" ] || continue  # launch: a framework benchmark, no app
+    cli=$build/apps/$app/kapi-$app
+    if [ ! -x "$cli" ]; then
+      echo "[$(elapsed)] verify $app: no ${cli#$root/}; skipped"
+      continue
+    fi
+    log=$out/verify-$app.log
+    # shellcheck disable=SC2046
+    if "$cli" $(verify_args "$app") > "$log" 2>&1; then
+      echo "[$(elapsed)] verify $app: passed ($(verify_args "$app"))"
+    else
+      echo "[$(elapsed)] verify $app: FAILED, see ${log#$root/}:"
+      tail -15 "$log" | sed 's/^/    /'
+      status=1
+    fi
+  done
+fi
+
+# 2. The benchmarks.
+for app in $apps; do
+  echo "[$(elapsed)] bench $app ($suite)"
+  if ! "$build/bench/bench_$app" --kapi_suite="$suite" --kapi_progress \
+    --benchmark_out="$out/$app.json" --benchmark_out_format=json \
+    --benchmark_context=git="$git_rev",host="$host" \
+    "${extra[@]+"${extra[@]}"}" 2>&1 | tee "$out/$app.log" | sed 's/^/    /'; then
+    echo "[$(elapsed)] bench $app: FAILED, see ${out#$root/}/$app.log"
+    status=1
+  fi
+done
+echo "load_after: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$out/meta.txt"
+echo "elapsed_s: $(($(date +%s) - start))" >> "$out/meta.txt"
+
+# 3. Report, plots and the tables.
+echo "[$(elapsed)] report: ${out#$root/}/report.md"
+if ! "$python" "$root/scripts/report.py" "$out" --print; then
+  echo "[run-suite] report.py failed" >&2
+  status=1
+fi
+echo "[run-suite] done in $(($(date +%s) - start)) s: ${out#$root/}/report.md"
+exit $status

@@ -1,0 +1,93 @@
+// The matmul app: every variant, float and double, on small and awkward shapes (1, primes,
+// sizes that are not multiples of any tile, empty and k = 0), against the double-precision
+// host reference with its K-derived tolerance.
+#include <matmul/matmul.hpp>
+#include <matmul/reference.hpp>
+
+#include <string>
+#include <vector>
+
+#include "execution_spaces.hpp"
+
+namespace {
+
+template <class T, class Space>
+matmul::Matrix<T, Space> random_matrix(const char* label, std::size_t rows, std::size_t cols, unsigned seed) {
+  matmul::Matrix<T, Space> m(std::string(label), rows, cols);
+  auto h = Kokkos::create_mirror_view(m);
+  unsigned state = seed * 2654435761u + 1;
+  for (std::size_t i = 0; i < rows; ++i)
+    for (std::size_t j = 0; j < cols; ++j) {
+      state = state * 1664525u + 1013904223u;
+      h(i, j) = T(double(state >> 8) / double(1u << 24) * 2.0 - 1.0);
+    }
+  Kokkos::deep_copy(m, h);
+  return m;
+}
+
+template <class T, class Space>
+void check_variant(const std::string& variant, std::size_t m, std::size_t n, std::size_t k) {
+  const matmul::ConstMatrix<T, Space> a = random_matrix<T, Space>("A", m, k, 1), b = random_matrix<T, Space>("B", k, n, 2);
+  matmul::Matrix<T, Space> c("C", m, n);
+  Kokkos::deep_copy(c, T(-777));  // elements a variant skips keep this
+  matmul::multiply<T>(variant, Space(), a, b, c);
+  auto ha = kapi_test::to_host(a);
+  auto hb = kapi_test::to_host(b);
+  auto hc = kapi_test::to_host(c);
+  const matmul::ProductReference reference(ha, hb, matmul::all_rows(m));
+  const auto r = reference.check<T>(hc);
+  EXPECT_EQ(r.checked, m * n);
+  EXPECT_EQ(r.wrong, 0u) << variant << " " << sizeof(T) * 8 << "-bit on " << m << "x" << n << "x" << k
+                         << ": worst error/tolerance " << r.worst;
+}
+
+const std::vector<std::vector<std::size_t>> shapes = {  // m, n, k
+    {1, 1, 1}, {1, 7, 3}, {5, 1, 11}, {2, 3, 2}, {17, 13, 29}, {33, 65, 31}, {64, 64, 64}, {67, 130, 97}, {131, 129, 20}};
+
+template <class Space>
+struct MatmulApp : ::testing::Test {};
+KAPI_TYPED_TEST_SUITE(MatmulApp);
+
+TYPED_TEST(MatmulApp, EveryVariantFloat) {
+  for (const auto& variant : matmul::variants())
+    for (const auto& s : shapes) check_variant<float, TypeParam>(variant, s[0], s[1], s[2]);
+}
+
+TYPED_TEST(MatmulApp, EveryVariantDouble) {
+  for (const auto& variant : matmul::variants())
+    for (const auto& s : shapes) check_variant<double, TypeParam>(variant, s[0], s[1], s[2]);
+}
+
+// Several blocks of the tuned kernel in each dimension (host 64, device 128), K over two steps.
+TYPED_TEST(MatmulApp, TunedAcrossBlocks) {
+  check_variant<float, TypeParam>("tuned", 257, 200, 300);
+  check_variant<double, TypeParam>("tuned", 150, 257, 131);
+}
+
+TYPED_TEST(MatmulApp, EmptyAndZeroDepth) {
+  for (const auto& variant : matmul::variants()) {
+    check_variant<float, TypeParam>(variant, 0, 5, 5);
+    check_variant<float, TypeParam>(variant, 5, 0, 5);
+    check_variant<double, TypeParam>(variant, 6, 7, 0);  // k = 0: C must be all zeros
+  }
+}
+
+TYPED_TEST(MatmulApp, ShapeMismatchAndUnknownVariantAreRejected) {
+  const matmul::ConstMatrix<float, TypeParam> a = random_matrix<float, TypeParam>("A", 3, 4, 1);
+  const matmul::ConstMatrix<float, TypeParam> b = random_matrix<float, TypeParam>("B", 5, 2, 2);
+  matmul::Matrix<float, TypeParam> c("C", 3, 2);
+  EXPECT_THROW(matmul::multiply<float>("tuned", TypeParam(), a, b, c), std::invalid_argument);
+  const matmul::ConstMatrix<float, TypeParam> b4 = random_matrix<float, TypeParam>("B", 4, 2, 2);
+  EXPECT_THROW(matmul::multiply<float>("no-such-variant", TypeParam(), a, b4, c), std::invalid_argument);
+}
+
+TEST(MatmulVariants, AreListed) {
+  const auto v = matmul::variants();
+  for (const char* name : {"seed-t2", "seed-t8", "seed-t16", "seed-t32", "phased-t16", "naive", "tuned"})
+    EXPECT_NE(std::find(v.begin(), v.end(), name), v.end()) << name;
+#if defined(KAPI_APPS_HAVE_KOKKOS_KERNELS)
+  EXPECT_NE(std::find(v.begin(), v.end(), "kokkos-kernels"), v.end());
+#endif
+}
+
+}  // namespace

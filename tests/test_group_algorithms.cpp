@@ -1,0 +1,573 @@
+// Group algorithms: every operator on every value type, for work-groups of 1, 7, 32, 64,
+// 256 and 1024 work-items (as far as the space allows), against independent host
+// references (plain loops, std::numeric_limits identities).
+#include <kapi/kapi.hpp>
+
+#include <gmock/gmock.h>
+
+#include <cmath>
+#include <limits>
+#include <cstdio>
+#include <random>
+
+#include "execution_spaces.hpp"
+#include "value_types.hpp"
+
+namespace {
+
+template <class T, class Space>
+using Vec = Kokkos::View<T*, typename Space::memory_space>;
+template <class T, class Space>
+using Mat = Kokkos::View<T**, Kokkos::LayoutRight, typename Space::memory_space>;
+
+// ------------------------------------------------------------- the reference operators
+
+enum class OpKind { plus, multiplies, minimum, maximum, bit_and, bit_or, bit_xor, logical_and, logical_or };
+
+template <OpKind K>
+struct KapiOp;
+template <> struct KapiOp<OpKind::plus> { using type = kapi::plus<>; };
+template <> struct KapiOp<OpKind::multiplies> { using type = kapi::multiplies<>; };
+template <> struct KapiOp<OpKind::minimum> { using type = kapi::minimum<>; };
+template <> struct KapiOp<OpKind::maximum> { using type = kapi::maximum<>; };
+template <> struct KapiOp<OpKind::bit_and> { using type = kapi::bit_and<>; };
+template <> struct KapiOp<OpKind::bit_or> { using type = kapi::bit_or<>; };
+template <> struct KapiOp<OpKind::bit_xor> { using type = kapi::bit_xor<>; };
+template <> struct KapiOp<OpKind::logical_and> { using type = kapi::logical_and<>; };
+template <> struct KapiOp<OpKind::logical_or> { using type = kapi::logical_or<>; };
+
+const char* op_name(OpKind k) {
+  static const char* names[] = {"plus",   "multiplies", "minimum",     "maximum",   "bit_and",
+                                "bit_or", "bit_xor",    "logical_and", "logical_or"};
+  return names[int(k)];
+}
+
+template <class T>
+T ref_apply(OpKind k, T a, T b) {
+  switch (k) {
+    case OpKind::plus: return T(a + b);
+    case OpKind::multiplies: return T(a * b);
+    case OpKind::minimum: return std::min(a, b);
+    case OpKind::maximum: return std::max(a, b);
+    case OpKind::logical_and: return T(a != T(0) && b != T(0));
+    case OpKind::logical_or: return T(a != T(0) || b != T(0));
+    default:
+      if constexpr (std::is_integral_v<T>) {
+        if (k == OpKind::bit_and) return T(a & b);
+        if (k == OpKind::bit_or) return T(a | b);
+        return T(a ^ b);
+      }
+      return T(0);
+  }
+}
+
+template <class T>
+T ref_identity(OpKind k) {
+  using L = std::numeric_limits<T>;
+  switch (k) {
+    case OpKind::multiplies: return T(1);
+    case OpKind::minimum: return L::has_infinity ? L::infinity() : L::max();
+    case OpKind::maximum: return L::has_infinity ? -L::infinity() : L::lowest();
+    case OpKind::bit_and: return T(~std::uint64_t(0));
+    case OpKind::logical_and: return T(1);
+    default: return T(0);
+  }
+}
+
+// Inputs that keep every result exact in every type and every combining order: small
+// integers for sums, mostly ones for products, spread values for min/max/xor.
+template <class T>
+T input(OpKind k, std::size_t i) {
+  const std::uint64_t h = (i * 2654435761u) % 1000003u;
+  switch (k) {
+    case OpKind::plus: return std::is_signed_v<T> ? T(std::int64_t(h % 101) - 50) : T(h % 101);
+    case OpKind::multiplies: return i % 97 == 5 ? T(2) : (std::is_signed_v<T> && i % 89 == 3 ? T(-1) : T(1));
+    case OpKind::minimum:
+    case OpKind::maximum: return std::is_signed_v<T> ? T(std::int64_t(h) - 500001) : T(h);
+    case OpKind::bit_and: return T(~(std::uint64_t(1) << (h % (8 * sizeof(T)))));
+    case OpKind::bit_or: return T(std::uint64_t(1) << (h % (8 * sizeof(T))));
+    case OpKind::bit_xor: return T(h * 40503u);
+    case OpKind::logical_and: return T(h % 53 != 0);
+    case OpKind::logical_or: return T(h % 53 == 0);
+  }
+  return T(0);
+}
+
+template <class T>
+T init_for(OpKind k) {
+  switch (k) {
+    case OpKind::plus: return T(10);
+    case OpKind::multiplies: return T(3);
+    case OpKind::minimum: return T(1000);
+    case OpKind::maximum: return T(-1000 * std::is_signed_v<T>);
+    case OpKind::bit_and: return T(~std::uint64_t(0x10));
+    case OpKind::bit_or: return T(0x100);
+    case OpKind::bit_xor: return T(0x5555);
+    case OpKind::logical_and: return T(1);
+    case OpKind::logical_or: return T(0);
+  }
+  return T(0);
+}
+
+// What every work-item computes, one row of `out` per algorithm.
+enum Row { reduce, inclusive, exclusive, inclusive_init, exclusive_init, reduce_init, rows };
+
+template <class T, class Op, class Space>
+struct GroupOps {
+  Vec<T, Space> in;
+  Mat<T, Space> out;
+  T init;
+  template <int N>
+  KOKKOS_INLINE_FUNCTION void operator()(const kapi::NdItem<N>& it) const {
+    const auto g = it.get_group();
+    // The group's work-items in local-linear order hold consecutive inputs.
+    const std::size_t i = g.get_group_linear_id() * g.get_local_linear_range() + it.get_local_linear_id();
+    const T x = in(i);
+    const Op op;
+    out(reduce, i) = kapi::reduce_over_group(g, x, op);
+    out(inclusive, i) = kapi::inclusive_scan_over_group(g, x, op);
+    out(exclusive, i) = kapi::exclusive_scan_over_group(g, x, op);
+    out(inclusive_init, i) = kapi::inclusive_scan_over_group(g, x, op, init);
+    out(exclusive_init, i) = kapi::exclusive_scan_over_group(g, x, init, op);
+    out(reduce_init, i) = kapi::reduce_over_group(g, x, init, op);
+  }
+};
+
+template <class T>
+void reference(OpKind k, const std::vector<T>& in, std::size_t size, T init, std::vector<std::vector<T>>& ref) {
+  const std::size_t n = in.size();
+  ref.assign(rows, std::vector<T>(n));
+  for (std::size_t g0 = 0; g0 < n; g0 += size) {
+    T total = in[g0];
+    for (std::size_t l = 1; l < size; ++l) total = ref_apply(k, total, in[g0 + l]);
+    T running = ref_identity<T>(k), running_init = init;
+    for (std::size_t l = 0; l < size; ++l) {
+      const std::size_t i = g0 + l;
+      ref[reduce][i] = total;
+      ref[reduce_init][i] = ref_apply(k, init, total);
+      ref[exclusive][i] = running;
+      ref[exclusive_init][i] = running_init;
+      running = ref_apply(k, running, in[i]);
+      running_init = ref_apply(k, running_init, in[i]);
+      ref[inclusive][i] = running;
+      ref[inclusive_init][i] = running_init;
+    }
+  }
+}
+
+template <class Space, class T, OpKind K, int N>
+void check_group_ops(const kapi::NdRange<N>& range) {
+  const std::size_t n = range.global.size(), size = range.local.size();
+  std::vector<T> in(n);
+  for (std::size_t i = 0; i < n; ++i) in[i] = input<T>(K, i);
+  const T init = init_for<T>(K);
+  auto din = kapi_test::make_view<T, Space>("in", n, [&](std::size_t i) { return in[i]; });
+  Mat<T, Space> out("out", rows, n);
+  kapi::call_kernel(Space(), GroupOps<T, typename KapiOp<K>::type, Space>{din, out, init}, range);
+  std::vector<std::vector<T>> ref;
+  reference(K, in, size, init, ref);
+  auto h = kapi_test::to_host(out);
+  static const char* row_names[] = {"reduce", "inclusive", "exclusive", "inclusive+init", "exclusive+init",
+                                    "reduce+init"};
+  for (int r = 0; r < rows; ++r)
+    for (std::size_t i = 0; i < n; ++i)
+      ASSERT_EQ(h(r, i), ref[r][i]) << row_names[r] << " with " << op_name(K) << " on " << kapi_test::type_name<T>()
+                                    << ", group size " << size << ", work-item " << i % size << " of group "
+                                    << i / size;
+}
+
+template <class Space, class T, OpKind... K>
+void check_ops_1d() {
+  for (std::size_t size : kapi_test::group_sizes<Space>()) {
+    const std::size_t groups = size >= 256 ? 2 : 5;
+    (check_group_ops<Space, T, K, 1>(kapi::NdRange<1>({groups * size}, {size})), ...);
+  }
+}
+
+template <class Space>
+struct GroupAlgorithms : ::testing::Test {};
+KAPI_TYPED_TEST_SUITE(GroupAlgorithms);
+
+TYPED_TEST(GroupAlgorithms, EveryOperatorOnIntegers) {
+  kapi_test::for_each_type<std::int32_t, std::int64_t, std::uint32_t, std::uint64_t>([](auto t) {
+    using T = typename decltype(t)::type;
+    check_ops_1d<TypeParam, T, OpKind::plus, OpKind::multiplies, OpKind::minimum, OpKind::maximum, OpKind::bit_and,
+                 OpKind::bit_or, OpKind::bit_xor, OpKind::logical_and, OpKind::logical_or>();
+  });
+}
+
+TYPED_TEST(GroupAlgorithms, EveryOperatorOnFloatingPoint) {
+  kapi_test::for_each_type<float, double>([](auto t) {
+    using T = typename decltype(t)::type;
+    check_ops_1d<TypeParam, T, OpKind::plus, OpKind::multiplies, OpKind::minimum, OpKind::maximum,
+                 OpKind::logical_and, OpKind::logical_or>();
+  });
+}
+
+// Local linear order (last dimension fastest) in 2-d and 3-d groups.
+TYPED_TEST(GroupAlgorithms, MultiDimensionalGroups) {
+  check_group_ops<TypeParam, std::int64_t, OpKind::plus, 2>(kapi::NdRange<2>({8, 32}, {4, 16}));
+  check_group_ops<TypeParam, double, OpKind::maximum, 2>(kapi::NdRange<2>({14, 9}, {7, 3}));
+  check_group_ops<TypeParam, std::uint32_t, OpKind::bit_xor, 3>(kapi::NdRange<3>({4, 6, 10}, {2, 3, 5}));
+}
+
+// Fractional values: within n·ε·Σ|x| of a double-precision reference; on host backends
+// exactly the sequential left fold, and bitwise reproducible everywhere.
+template <class Space, class T>
+void check_floating_point_tolerance(std::size_t size) {
+  const std::size_t groups = 3, n = groups * size;
+  std::mt19937 gen(42);
+  std::uniform_real_distribution<double> dist(-1.0, 1.0);
+  std::vector<T> in(n);
+  for (auto& x : in) x = T(dist(gen));
+  auto din = kapi_test::make_view<T, Space>("in", n, [&](std::size_t i) { return in[i]; });
+  Mat<T, Space> out("out", rows, n), again("again", rows, n);
+  kapi::call_kernel(Space(), GroupOps<T, kapi::plus<>, Space>{din, out, T(0.5)}, kapi::NdRange<1>({n}, {size}));
+  kapi::call_kernel(Space(), GroupOps<T, kapi::plus<>, Space>{din, again, T(0.5)}, kapi::NdRange<1>({n}, {size}));
+  auto h = kapi_test::to_host(out), h2 = kapi_test::to_host(again);
+  const double eps = std::numeric_limits<T>::epsilon();
+  for (std::size_t g0 = 0; g0 < n; g0 += size) {
+    double total = 0, abs_total = 0, running = 0;
+    T sequential = 0;
+    for (std::size_t l = 0; l < size; ++l) total += in[g0 + l], abs_total += std::abs(double(in[g0 + l]));
+    const double bound = double(size + 1) * eps * (abs_total + 0.5);
+    for (std::size_t l = 0; l < size; ++l) {
+      const std::size_t i = g0 + l;
+      EXPECT_NEAR(double(h(reduce, i)), total, bound) << "size " << size;
+      EXPECT_NEAR(double(h(exclusive, i)), running, bound) << "size " << size << ", item " << l;
+      EXPECT_NEAR(double(h(exclusive_init, i)), 0.5 + running, bound);
+      running += double(in[i]);
+      sequential = l == 0 ? in[i] : T(sequential + in[i]);
+      EXPECT_NEAR(double(h(inclusive, i)), running, bound) << "size " << size << ", item " << l;
+      EXPECT_NEAR(double(h(inclusive_init, i)), 0.5 + running, bound);
+      if (kapi_test::is_host_space<Space>) {
+        EXPECT_EQ(h(inclusive, i), sequential) << "host: the sequential fold";
+      }
+    }
+  }
+  for (int r = 0; r < rows; ++r)
+    for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(h(r, i), h2(r, i)) << "not reproducible: row " << r << ", " << i;
+}
+
+TYPED_TEST(GroupAlgorithms, FloatingPointWithinToleranceAndReproducible) {
+  for (std::size_t size : kapi_test::group_sizes<TypeParam>()) {
+    check_floating_point_tolerance<TypeParam, float>(size);
+    check_floating_point_tolerance<TypeParam, double>(size);
+  }
+}
+
+// ------------------------------------------------------------------------ broadcast
+
+template <class T, class Space>
+struct Broadcast {
+  Vec<T, Space> in;
+  Mat<T, Space> out;
+  KOKKOS_INLINE_FUNCTION void operator()(const kapi::NdItem<1>& it) const {
+    const auto g = it.get_group();
+    const std::size_t i = it.get_global_id(0), size = g.get_local_linear_range();
+    out(0, i) = kapi::group_broadcast(g, in(i));
+    out(1, i) = kapi::group_broadcast(g, in(i), size - 1);
+    out(2, i) = kapi::group_broadcast(g, in(i), size / 2);
+  }
+};
+
+template <class Space, class T>
+void check_broadcast(std::size_t size) {
+  const std::size_t n = 4 * size;
+  auto in = kapi_test::make_view<T, Space>("in", n, [](std::size_t i) { return input<T>(OpKind::maximum, i); });
+  Mat<T, Space> out("out", 3, n);
+  kapi::call_kernel(Space(), Broadcast<T, Space>{in, out}, kapi::NdRange<1>({n}, {size}));
+  auto h = kapi_test::to_host(out);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::size_t g0 = i - i % size;
+    ASSERT_EQ(h(0, i), input<T>(OpKind::maximum, g0)) << "from 0, size " << size;
+    ASSERT_EQ(h(1, i), input<T>(OpKind::maximum, g0 + size - 1)) << "from the last, size " << size;
+    ASSERT_EQ(h(2, i), input<T>(OpKind::maximum, g0 + size / 2)) << "from the middle, size " << size;
+  }
+}
+
+TYPED_TEST(GroupAlgorithms, Broadcast) {
+  kapi_test::for_each_value_type([](auto t) {
+    for (std::size_t size : kapi_test::group_sizes<TypeParam>()) check_broadcast<TypeParam, typename decltype(t)::type>(size);
+  });
+}
+
+// ------------------------------------------------------------------- any, all, none
+
+// Pattern p for local id l of a group of `size`: 0 none, 1 only the last, 2 all, 3 all but the first.
+KOKKOS_INLINE_FUNCTION bool pattern(int p, std::size_t l, std::size_t size) {
+  return p == 0 ? false : p == 1 ? l == size - 1 : p == 2 ? true : l != 0;
+}
+
+struct IsPositive {
+  KOKKOS_INLINE_FUNCTION bool operator()(int x) const { return x > 0; }
+};
+
+template <class Space>
+struct Predicates {
+  Mat<int, Space> out;
+  KOKKOS_INLINE_FUNCTION void operator()(const kapi::NdItem<1>& it) const {
+    const auto g = it.get_group();
+    const std::size_t i = it.get_global_id(0), l = it.get_local_id(0), size = g.get_local_linear_range();
+    const int p = int(g.get_group_linear_id() % 4);
+    const bool b = pattern(p, l, size);
+    out(0, i) = kapi::any_of_group(g, b);
+    out(1, i) = kapi::all_of_group(g, b);
+    out(2, i) = kapi::none_of_group(g, b);
+    const int x = b ? 1 : -1;
+    out(3, i) = kapi::any_of_group(g, x, IsPositive());
+    out(4, i) = kapi::all_of_group(g, x, IsPositive());
+    out(5, i) = kapi::none_of_group(g, x, IsPositive());
+  }
+};
+
+TYPED_TEST(GroupAlgorithms, AnyAllNone) {
+  for (std::size_t size : kapi_test::group_sizes<TypeParam>()) {
+    const std::size_t n = 8 * size;
+    Mat<int, TypeParam> out("out", 6, n);
+    kapi::call_kernel(TypeParam(), Predicates<TypeParam>{out}, kapi::NdRange<1>({n}, {size}));
+    auto h = kapi_test::to_host(out);
+    for (std::size_t i = 0; i < n; ++i) {
+      const int p = int((i / size) % 4);
+      bool any = false, all = true;
+      for (std::size_t l = 0; l < size; ++l) any |= pattern(p, l, size), all &= pattern(p, l, size);
+      for (int form = 0; form < 2; ++form) {
+        ASSERT_EQ(h(3 * form + 0, i), int(any)) << "any, pattern " << p << ", size " << size;
+        ASSERT_EQ(h(3 * form + 1, i), int(all)) << "all, pattern " << p << ", size " << size;
+        ASSERT_EQ(h(3 * form + 2, i), int(!any)) << "none, pattern " << p << ", size " << size;
+      }
+    }
+  }
+}
+
+// ------------------------------------------------------------- joint (over memory)
+
+// Runs the launches; on a device, a group size the compiled kernel cannot take (its
+// register use caps it below the hardware's 1024) is reported and skipped, not failed.
+template <class Space, class F>
+bool launch_fits(const F& launches) {
+  try {
+    launches();
+    return true;
+  } catch (const kapi::launch_error& e) {
+    if (kapi::detail::runs_on_host<Space>) throw;
+    if (std::string(e.what()).find("register") == std::string::npos) throw;
+    std::printf("[ NOTE     ] %s: skipped\n", e.what());
+    return false;
+  }
+}
+
+// Each group works on its own segment of `data` (global) or a copy of it in local memory.
+// Part 0: reductions and predicates; 1: inclusive scans; 2: exclusive scans (three
+// kernels, so that each stays small enough in registers for 1024-work-item groups).
+template <class T, class Op, class Space, int Part>
+struct JointOps {
+  Vec<T, Space> data;
+  Mat<T, Space> scans;  // rows: inclusive, inclusive+init, exclusive, exclusive+init
+  Mat<T, Space> reduces;  // per group: reduce, reduce+init, any>0, all>0, none>0
+  std::size_t len;
+  T init;
+  bool local_memory;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const kapi::NdItem<1>& it, const kapi::LocalAccessor<T, 1>& tile) const {
+    const auto g = it.get_group();
+    const std::size_t group = g.get_group_linear_id(), l = it.get_local_id(0), size = g.get_local_linear_range();
+    const T* first = data.data() + group * len;
+    if (local_memory) {
+      for (std::size_t k = l; k < len; k += size) tile[k] = first[k];
+      kapi::group_barrier(g);
+      first = tile.get_pointer();
+    }
+    const T* last = first + len;
+    const Op op;
+    if constexpr (Part == 0) {
+      const T total = kapi::joint_reduce(g, first, last, op);
+      const T total_init = kapi::joint_reduce(g, first, last, init, op);
+      const bool any = kapi::joint_any_of(g, first, last, IsPositiveT());
+      const bool all = kapi::joint_all_of(g, first, last, IsPositiveT());
+      const bool none = kapi::joint_none_of(g, first, last, IsPositiveT());
+      if (l == 0) {
+        reduces(group, 0) = total;
+        reduces(group, 1) = total_init;
+        reduces(group, 2) = T(any);
+        reduces(group, 3) = T(all);
+        reduces(group, 4) = T(none);
+      }
+    } else {
+      constexpr int row = Part == 1 ? 0 : 2;  // rows row (plain) and row + 1 (with init)
+      T* out = &scans(row, 0) + group * len;  // scans has at least one column
+      T* out_init = &scans(row + 1, 0) + group * len;
+      if (local_memory) {
+        // In place in local memory, then copied out.
+        T* work = tile.get_pointer();
+        const auto stage = [&](T* to) {
+          for (std::size_t k = l; k < len; k += size) to[k] = work[k];
+          kapi::group_barrier(g);
+          for (std::size_t k = l; k < len; k += size) work[k] = data(group * len + k);
+          kapi::group_barrier(g);
+        };
+        if constexpr (Part == 1) {
+          kapi::joint_inclusive_scan(g, work, work + len, work, op);
+          stage(out);
+          kapi::joint_inclusive_scan(g, work, work + len, work, op, init);
+        } else {
+          kapi::joint_exclusive_scan(g, work, work + len, work, op);
+          stage(out);
+          kapi::joint_exclusive_scan(g, work, work + len, work, init, op);
+        }
+        stage(out_init);
+      } else {
+        T* end = nullptr;
+        if constexpr (Part == 1) {
+          kapi::joint_inclusive_scan(g, first, last, out, op);
+          end = kapi::joint_inclusive_scan(g, first, last, out_init, op, init);
+        } else {
+          kapi::joint_exclusive_scan(g, first, last, out, op);
+          end = kapi::joint_exclusive_scan(g, first, last, out_init, init, op);
+        }
+        if (end != out_init + len) reduces(group, 5) = T(1);  // wrong end pointer
+      }
+    }
+  }
+  struct IsPositiveT {
+    KOKKOS_INLINE_FUNCTION bool operator()(const T& x) const { return x > T(0); }
+  };
+};
+
+template <class Space, class T, OpKind K>
+void check_joint(std::size_t size, std::size_t len, bool local_memory) {
+  const std::size_t groups = 3;
+  std::vector<T> in(groups * len);
+  for (std::size_t i = 0; i < in.size(); ++i) in[i] = input<T>(K, i);
+  const T init = init_for<T>(K);
+  auto data = kapi_test::make_view<T, Space>("data", std::max<std::size_t>(1, in.size()),
+                                             [&](std::size_t i) { return i < in.size() ? in[i] : T(0); });
+  Mat<T, Space> scans("scans", 4, std::max<std::size_t>(1, groups * len)), reduces("reduces", groups, 6);
+  using Op = typename KapiOp<K>::type;
+  const kapi::NdRange<1> range({groups * size}, {size});
+  const kapi::LocalAccessor<T, 1> tile(local_memory ? std::max<std::size_t>(1, len) : 1);
+  if (!launch_fits<Space>([&] {
+        kapi::call_kernel(Space(), JointOps<T, Op, Space, 0>{data, scans, reduces, len, init, local_memory}, range, tile);
+        kapi::call_kernel(Space(), JointOps<T, Op, Space, 1>{data, scans, reduces, len, init, local_memory}, range, tile);
+        kapi::call_kernel(Space(), JointOps<T, Op, Space, 2>{data, scans, reduces, len, init, local_memory}, range, tile);
+      }))
+    return;
+  auto hs = kapi_test::to_host(scans);
+  auto hr = kapi_test::to_host(reduces);
+  const std::string what = std::string(op_name(K)) + " on " + kapi_test::type_name<T>() + ", group size " +
+                           std::to_string(size) + ", length " + std::to_string(len) +
+                           (local_memory ? ", local memory" : ", global memory");
+  for (std::size_t g = 0; g < groups; ++g) {
+    T total = ref_identity<T>(K), total_init = init;
+    bool any = false, all = true;
+    for (std::size_t k = 0; k < len; ++k) {
+      const T x = in[g * len + k];
+      const std::size_t i = g * len + k;
+      ASSERT_EQ(hs(2, i), total) << "exclusive, element " << k << ", " << what;
+      ASSERT_EQ(hs(3, i), total_init) << "exclusive+init, element " << k << ", " << what;
+      total = ref_apply(K, total, x);
+      total_init = ref_apply(K, total_init, x);
+      ASSERT_EQ(hs(0, i), total) << "inclusive, element " << k << ", " << what;
+      ASSERT_EQ(hs(1, i), total_init) << "inclusive+init, element " << k << ", " << what;
+      any |= x > T(0), all &= x > T(0);
+    }
+    EXPECT_EQ(hr(g, 0), total) << "reduce, group " << g << ", " << what;
+    EXPECT_EQ(hr(g, 1), total_init) << "reduce+init, group " << g << ", " << what;
+    EXPECT_EQ(hr(g, 2), T(any)) << "any, " << what;
+    EXPECT_EQ(hr(g, 3), T(all)) << "all, " << what;
+    EXPECT_EQ(hr(g, 4), T(!any)) << "none, " << what;
+    EXPECT_EQ(hr(g, 5), T(0)) << "end pointer, " << what;
+  }
+}
+
+TYPED_TEST(GroupAlgorithms, JointOverGlobalAndLocalMemory) {
+  for (std::size_t size : kapi_test::group_sizes<TypeParam>())
+    for (std::size_t len : {0, 1, 5, 1000, 2500})
+      for (bool local_memory : {false, true}) {
+        kapi_test::for_each_value_type([&](auto t) {
+          using T = typename decltype(t)::type;
+          check_joint<TypeParam, T, OpKind::plus>(size, len, local_memory);
+          check_joint<TypeParam, T, OpKind::maximum>(size, len, local_memory);
+        });
+        check_joint<TypeParam, std::uint64_t, OpKind::bit_xor>(size, len, local_memory);
+        check_joint<TypeParam, std::int32_t, OpKind::multiplies>(size, len, local_memory);
+        check_joint<TypeParam, float, OpKind::minimum>(size, len, local_memory);
+        check_joint<TypeParam, std::int64_t, OpKind::logical_or>(size, len, local_memory);
+      }
+}
+
+// ------------------------------------- collectives among barriers and local memory
+
+// Rounds of: a scan, a barrier-separated exchange through local memory, a reduction and
+// a broadcast. Wrong unless collectives and barriers interleave correctly.
+template <class Space>
+struct Mixed {
+  Vec<std::uint64_t, Space> out;
+  int rounds;
+  KOKKOS_INLINE_FUNCTION void operator()(const kapi::NdItem<1>& it,
+                                         const kapi::LocalAccessor<std::uint64_t, 1>& slots) const {
+    const auto g = it.get_group();
+    const std::size_t l = it.get_local_id(0), size = g.get_local_linear_range();
+    std::uint64_t v = it.get_global_id(0) * 2654435761u % 1000;
+    for (int r = 0; r < rounds; ++r) {
+      const std::uint64_t s = kapi::inclusive_scan_over_group(g, v, kapi::plus<>());
+      slots[l] = s;
+      kapi::group_barrier(g);
+      const std::uint64_t mirrored = slots[size - 1 - l];
+      kapi::group_barrier(g);
+      const std::uint64_t top = kapi::reduce_over_group(g, mirrored, kapi::maximum<>());
+      v = (mirrored ^ top) % 100003 + kapi::group_broadcast(g, v, (std::size_t(r) * 7) % size) % 13;
+    }
+    out(it.get_global_id(0)) = v;
+  }
+};
+
+TYPED_TEST(GroupAlgorithms, CollectivesAmongBarriersAndLocalMemory) {
+  const int rounds = 5;
+  for (std::size_t size : kapi_test::group_sizes<TypeParam>()) {
+    const std::size_t groups = 3, n = groups * size;
+    Vec<std::uint64_t, TypeParam> out("out", n);
+    kapi::call_kernel(TypeParam(), Mixed<TypeParam>{out, rounds}, kapi::NdRange<1>({n}, {size}),
+                      kapi::LocalAccessor<std::uint64_t, 1>(size));
+    auto h = kapi_test::to_host(out);
+    for (std::size_t g = 0; g < groups; ++g) {
+      std::vector<std::uint64_t> v(size), s(size), next(size);
+      for (std::size_t l = 0; l < size; ++l) v[l] = (g * size + l) * 2654435761u % 1000;
+      for (int r = 0; r < rounds; ++r) {
+        std::uint64_t acc = 0, top = 0;
+        for (std::size_t l = 0; l < size; ++l) s[l] = acc += v[l];
+        for (std::size_t l = 0; l < size; ++l) top = std::max(top, s[size - 1 - l]);
+        const std::uint64_t b = v[(std::size_t(r) * 7) % size];
+        for (std::size_t l = 0; l < size; ++l) next[l] = (s[size - 1 - l] ^ top) % 100003 + b % 13;
+        v = next;
+      }
+      for (std::size_t l = 0; l < size; ++l) ASSERT_EQ(h(g * size + l), v[l]) << "size " << size << ", item " << l;
+    }
+  }
+}
+
+// ---------------------------------------------------------- misuse on host backends
+
+template <class Space>
+struct DivergentCollective {
+  Vec<int, Space> out;
+  KOKKOS_INLINE_FUNCTION void operator()(const kapi::NdItem<1>& it) const {
+    if (it.get_local_id(0) != 0) out(it.get_global_id(0)) = kapi::reduce_over_group(it.get_group(), 1, kapi::plus<>());
+  }
+};
+
+TYPED_TEST(GroupAlgorithms, DivergentCollectiveIsReportedOnHost) {
+  if constexpr (!kapi::detail::runs_on_host<TypeParam>) {
+    GTEST_SKIP() << "a divergent collective is undefined behaviour on a device";
+  } else {
+    Vec<int, TypeParam> out("out", 64);
+    try {
+      kapi::call_kernel(TypeParam(), DivergentCollective<TypeParam>{out}, kapi::NdRange<1>({64}, {16}));
+      FAIL() << "no launch_error";
+    } catch (const kapi::launch_error& e) {
+      EXPECT_THAT(e.what(), ::testing::HasSubstr("every work-item of a group must reach the same barriers"));
+    }
+  }
+}
+
+}  // namespace
