@@ -2,6 +2,7 @@
 // once with the right (i, j, k); names parse and print; a user-defined policy plugs in.
 #include <kapi/loop_nest.hpp>
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -108,8 +109,30 @@ TYPED_TEST(LoopNest, UserDefinedPolicy) {
 
 TYPED_TEST(LoopNest, OversizedBlocksAreRejectedOnDevices) {
   if (kapi_test::is_host_space<TypeParam>) GTEST_SKIP() << "host backends run any block shape";
-  EXPECT_THROW(check_visits<TypeParam>(kapi::nest::parse_policy("tiles-64x32x1"), 4, 4, 4), kapi::launch_error);
-  EXPECT_THROW(check_visits<TypeParam>(kapi::nest::parse_policy("collapsed-64x32x1"), 4, 4, 4), kapi::launch_error);
+  // 64×32×1 = 2048 threads a block; the space is larger than the tile, so it is not clipped.
+  EXPECT_THROW(check_visits<TypeParam>(kapi::nest::parse_policy("tiles-64x32x1"), 2, 40, 70), kapi::launch_error);
+  EXPECT_THROW(check_visits<TypeParam>(kapi::nest::parse_policy("collapsed-64x32x1"), 2, 40, 70), kapi::launch_error);
+  EXPECT_THROW(check_visits<TypeParam>(kapi::nest::parse_policy("blocks-3d-64x32x1"), 2, 40, 70), kapi::launch_error);
+}
+
+// The multiply-and-shift division the GPU mappings use: exact for every 31-bit value.
+TEST(LoopNestFastDivisor, MatchesIntegerDivision) {
+  std::vector<std::uint32_t> divisors = {1, 2, 3, 7, 8, 31, 32, 125, 1000, 1023, 1024, 65535, 1000003, 0x7fffffffu};
+  std::vector<std::uint32_t> values = {0, 1, 2, 1023, 1024, 65535, 123456789, 0x7ffffffeu, 0x7fffffffu};
+  std::uint32_t x = 12345;
+  for (int r = 0; r < 2000; ++r) values.push_back((x = x * 1103515245u + 12345u) & 0x7fffffffu);
+  for (std::uint32_t d : divisors) {
+    const kapi::nest::detail::FastDivisor f(d);
+    for (std::uint32_t n : values) ASSERT_EQ(f.divide(n), n / d) << n << " / " << d;
+  }
+  const kapi::nest::detail::FastShape shape{kapi::nest::detail::FastDivisor(7), kapi::nest::detail::FastDivisor(33)};
+  for (std::uint32_t linear = 0; linear < 5 * 7 * 33; ++linear) {
+    std::uint32_t ijk[3];
+    shape.split(linear, ijk);
+    ASSERT_EQ((ijk[0] * 7 + ijk[1]) * 33 + ijk[2], linear);
+    ASSERT_LT(ijk[1], 7u);
+    ASSERT_LT(ijk[2], 33u);
+  }
 }
 
 TEST(LoopNestNames, RoundTrip) {

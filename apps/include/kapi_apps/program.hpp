@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <exception>
 #include <string>
-#include <tuple>
+#include <type_traits>
 #include <utility>
 
 #include <Kokkos_Core.hpp>
@@ -16,24 +16,41 @@
 
 namespace kapi_apps {
 
-/// The execution spaces this build enables, device first.
-using EnabledSpaces = decltype(std::tuple_cat(
+/// The execution spaces this build enables, device first, as types only: an instance of
+/// a device space may not be made before Kokkos is initialised.
+template <class... S>
+struct SpaceList {};
+template <class T>
+struct Tag {
+  using type = T;
+};
+
+using EnabledSpaces = SpaceList<
 #if defined(KOKKOS_ENABLE_CUDA)
-    std::declval<std::tuple<Kokkos::Cuda>>(),
+    Kokkos::Cuda,
 #endif
 #if defined(KOKKOS_ENABLE_HIP)
-    std::declval<std::tuple<Kokkos::Experimental::HIP>>(),
+    Kokkos::Experimental::HIP,
 #endif
 #if defined(KOKKOS_ENABLE_OPENMP)
-    std::declval<std::tuple<Kokkos::OpenMP>>(),
+    Kokkos::OpenMP,
 #endif
 #if defined(KOKKOS_ENABLE_THREADS)
-    std::declval<std::tuple<Kokkos::Threads>>(),
+    Kokkos::Threads,
 #endif
 #if defined(KOKKOS_ENABLE_SERIAL)
-    std::declval<std::tuple<Kokkos::Serial>>(),
+    Kokkos::Serial,
 #endif
-    std::declval<std::tuple<>>()));
+    void>;  // a terminator, so that every line above ends with a comma
+
+/// Calls f(Tag<Space>{}) for every enabled space, in order.
+template <class F, class... S>
+void for_each_space(SpaceList<S...>, const F& f) {
+  (([&] {
+     if constexpr (!std::is_void_v<S>) f(Tag<S>{});
+   }()),
+   ...);
+}
 
 inline std::string lower(std::string s) {
   for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -43,15 +60,16 @@ inline std::string lower(std::string s) {
 /// Names of the enabled spaces, for --help.
 inline std::string space_names() {
   std::string names;
-  std::apply([&](auto... s) { ((names += (names.empty() ? "" : ", ") + lower(decltype(s)::name())), ...); },
-             EnabledSpaces{});
+  for_each_space(EnabledSpaces{}, [&](auto tag) {
+    names += (names.empty() ? "" : ", ") + lower(decltype(tag)::type::name());
+  });
   return names;
 }
 
 /// Throws usage_error unless `name` is "" (Kokkos' default space) or an enabled space.
 inline void check_space(const std::string& name) {
   bool known = name.empty();
-  std::apply([&](auto... s) { ((known = known || lower(decltype(s)::name()) == lower(name)), ...); }, EnabledSpaces{});
+  for_each_space(EnabledSpaces{}, [&](auto tag) { known = known || lower(decltype(tag)::type::name()) == lower(name); });
   if (!known) throw usage_error("--space: '" + name + "' is not enabled in this build (enabled: " + space_names() + ")");
 }
 
@@ -61,11 +79,10 @@ int with_space(const std::string& name, F&& f) {
   check_space(name);
   if (name.empty()) return f(Kokkos::DefaultExecutionSpace());
   int status = -1;
-  std::apply(
-      [&](auto... s) {
-        (((status < 0 && lower(decltype(s)::name()) == lower(name)) ? (status = f(decltype(s)())) : 0), ...);
-      },
-      EnabledSpaces{});
+  for_each_space(EnabledSpaces{}, [&](auto tag) {
+    using Space = typename decltype(tag)::type;
+    if (status < 0 && lower(Space::name()) == lower(name)) status = f(Space());
+  });
   return status;
 }
 

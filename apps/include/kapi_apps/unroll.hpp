@@ -27,3 +27,11 @@
 #else
 #define KAPI_APPS_NOINLINE_ON_HOST
 #endif
+
+// KAPI_APPS_DEVICE_UNROLL: unrolls the next loop in device code only (independent loads
+// in flight per GPU thread), leaving the host compiler's vectorisation of it alone.
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#define KAPI_APPS_DEVICE_UNROLL _Pragma("unroll")
+#else
+#define KAPI_APPS_DEVICE_UNROLL
+#endif

@@ -8,11 +8,13 @@
 // read zeros, stores outside them are skipped.
 //
 // One source, two shapes (TunedShape), chosen by the kind of backend:
-//   device: 128×128 blocks, BK = 8, 8×8 per work-item (256 work-items; fp64 64×64 with
-//           4×4). Consecutive work-items copy consecutive elements (coalesced) into
-//           registers one step ahead of the multiply, so the next tile's loads overlap
-//           this tile's arithmetic; a work-item's TN columns are strided by the group's
-//           width, so a warp reads consecutive local-memory words (no bank conflicts).
+//   device: 128×128 blocks, BK = 16, 8×8 per work-item (256 work-items; fp64 64×64,
+//           4×4, BK = 8). Consecutive work-items copy consecutive elements (coalesced)
+//           into registers one step ahead of the multiply, so the next tile's loads
+//           overlap this tile's arithmetic; a work-item's TN columns are strided by the
+//           group's width, so a warp reads consecutive local-memory words, and the A
+//           tile's rows are padded by one word, so its two rows a warp reads at once sit
+//           in different banks.
 //   host:   128×128 blocks, BK = 256, 8×32 per work-item (64 work-items; fp64 128×64 with
 //           8×16). One host thread runs the group: a work-item's TN columns are
 //           contiguous (two SIMD registers per row of its block, 16 accumulators), the B
@@ -31,7 +33,7 @@ namespace matmul {
 /// of C per work-item.
 template <class T, bool Host>
 struct TunedShape {  // float, and the fallback for other types
-  static constexpr int BM = 128, BN = 128, BK = Host ? 256 : 8;
+  static constexpr int BM = 128, BN = 128, BK = Host ? 256 : 16;
   static constexpr int TM = 8, TN = Host ? 32 : 8;
 };
 template <bool Host>
@@ -48,6 +50,9 @@ struct Tuned {
   static_assert(BM % TM == 0 && BN % TN == 0, "work-item blocks must tile the group's block");
   static_assert((BM * BK) % items == 0 && (BK * BN) % items == 0, "tiles must split evenly over the work-items");
   static_assert(!Host || (a_per_item % BK == 0 && b_per_item % BN == 0), "host copies are whole rows");
+  // Row stride of the A tile. On a device one more than BK: the two A rows a warp reads
+  // at once then fall in different local-memory banks.
+  static constexpr int a_stride = Host ? BK : BK + 1;
 
   // Dimensions of the nd-range: device (rows, columns), so that consecutive work-items
   // take consecutive columns; host (columns, rows), so that consecutive groups, which
@@ -73,8 +78,8 @@ struct Tuned {
     const std::size_t row0 = it.get_group().get_group_id(row_dim) * BM;
     const std::size_t col0 = it.get_group().get_group_id(col_dim) * BN;
     const std::size_t m = c.extent(0), n = c.extent(1), k_extent = a.extent(1);
-    T* const as = a_tile.get_pointer();  // [BM][BK]
-    T* const bs = b_tile.get_pointer();  // [BK][BN]
+    T* const as = a_tile.get_pointer();  // [BM][a_stride]
+    T* const bs = b_tile.get_pointer();  // device [BK][BN]; host BN/TN panels of [BK][TN]
     kapi::PrivateArray<T, TM, TN> acc(true);
 
     if constexpr (Host) {
@@ -99,12 +104,15 @@ struct Tuned {
       if (k_extent > 0) fetch(a, b, lid, row0, col0, 0, m, n, k_extent, a_next, b_next);
       for (std::size_t k0 = 0; k0 < k_extent; k0 += BK) {
         KAPI_APPS_UNROLL
-        for (int s = 0; s < a_per_item; ++s) as[lid + s * items] = a_next[s];
+        for (int s = 0; s < a_per_item; ++s) {
+          const int e = lid + s * items;
+          as[(e / BK) * a_stride + e % BK] = a_next[s];
+        }
         KAPI_APPS_UNROLL
         for (int s = 0; s < b_per_item; ++s) bs[lid + s * items] = b_next[s];
         kapi::group_barrier(it.get_group());
         if (k0 + BK < k_extent) fetch(a, b, lid, row0, col0, k0 + BK, m, n, k_extent, a_next, b_next);
-        multiply_tile(as + ty * TM * BK, bs + tx, acc);
+        multiply_tile(as + ty * TM * a_stride, bs + tx, acc);
         kapi::group_barrier(it.get_group());
       }
     }
@@ -152,7 +160,7 @@ struct Tuned {
     for (int k = 0; k < BK; ++k) {
       T av[TM], bv[TN];
       KAPI_APPS_UNROLL
-      for (int i = 0; i < TM; ++i) av[i] = a_rows[i * BK + k];
+      for (int i = 0; i < TM; ++i) av[i] = a_rows[i * a_stride + k];
       KAPI_APPS_UNROLL
       for (int j = 0; j < TN; ++j) bv[j] = b_cols[k * BN + j * cols];
       KAPI_APPS_UNROLL
@@ -232,7 +240,7 @@ void multiply_tuned(const ExecSpace& space, const A& a, const B& b, const C& c) 
   using T = typename C::non_const_value_type;
   constexpr bool host = kapi::detail::runs_on_host<ExecSpace>;
   using Kernel = Tuned<T, TunedShape<T, host>, host>;
-  kapi::LocalAccessor<T, 1> a_tile(Kernel::BM * Kernel::BK), b_tile(Kernel::BK * Kernel::BN);
+  kapi::LocalAccessor<T, 1> a_tile(Kernel::BM * Kernel::a_stride), b_tile(Kernel::BK * Kernel::BN);
   kapi::call_kernel(space, Kernel{}, Kernel::range(c.extent(0), c.extent(1)), a, b, c, a_tile, b_tile);
 }
 

@@ -10,6 +10,7 @@
 #include <cstdint>
 
 #include <kapi/kapi.hpp>
+#include <kapi_apps/unroll.hpp>
 
 namespace reduce {
 
@@ -67,8 +68,11 @@ struct ChunkSum {
       T lane[Lanes];
       for (int l = 0; l < Lanes; ++l) lane[l] = T(0);
       const T* p = x + first + r * stride;
-      for (int u = 0; u < PerLane; ++u)
+      KAPI_APPS_DEVICE_UNROLL
+      for (int u = 0; u < PerLane; ++u) {
+        KAPI_APPS_DEVICE_UNROLL
         for (int l = 0; l < Lanes; ++l) lane[l] += p[(std::size_t(u) * Lanes + l) * stride];
+      }
       cascade.add(detail::fold_lanes<T, Lanes>(lane));
     }
     if (r < limit) {  // the last, partial block

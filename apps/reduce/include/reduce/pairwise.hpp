@@ -6,6 +6,7 @@
 // workspace, so the input is left alone unless sum_pairwise_in_place is asked for.
 // Error: a balanced tree, depth ceil(log2 n).
 #include <cstddef>
+#include <vector>
 
 #include <kapi/kapi.hpp>
 
@@ -26,13 +27,17 @@ struct PairwiseStep {
 };
 
 namespace detail {
+// The passes are queued back to back (an in-order device stream needs no wait between
+// them) and waited for once.
 template <class ExecSpace, class View>
-typename View::non_const_value_type pairwise_passes(const ExecSpace& space, const View& data, std::size_t m) {
+typename View::non_const_value_type pairwise_passes(const ExecSpace& space, const View& data, std::size_t m,
+                                                    std::vector<kapi::KernelEvent<ExecSpace>>& events) {
   while (m > 1) {
     const std::size_t half = (m + 1) / 2;
-    kapi::call_kernel(space, PairwiseStep{}, kapi::Range<1>(half), data, data, m);
+    events.push_back(kapi::call_kernel_async(space, PairwiseStep{}, kapi::Range<1>(half), data, data, m));
     m = half;
   }
+  for (const auto& e : events) e.wait();
   typename View::non_const_value_type value;
   Kokkos::deep_copy(value, Kokkos::subview(data, 0));
   return value;
@@ -47,15 +52,17 @@ T sum_pairwise(const ExecSpace& space, const Kokkos::View<const T*, typename Exe
   if (n == 0) return T(0);
   const std::size_t half = (n + 1) / 2;
   auto copy = ws.buffer(0, half);
-  kapi::call_kernel(space, PairwiseStep{}, kapi::Range<1>(half), x, copy, n);
-  return detail::pairwise_passes(space, copy, half);
+  std::vector<kapi::KernelEvent<ExecSpace>> events;
+  events.push_back(kapi::call_kernel_async(space, PairwiseStep{}, kapi::Range<1>(half), x, copy, n));
+  return detail::pairwise_passes(space, copy, half, events);
 }
 
 /// Sum of x computed in x itself (x is overwritten), as the seed did: no workspace.
 template <class T, class ExecSpace>
 T sum_pairwise_in_place(const ExecSpace& space, const Kokkos::View<T*, typename ExecSpace::memory_space>& x) {
   if (x.extent(0) == 0) return T(0);
-  return detail::pairwise_passes(space, x, x.extent(0));
+  std::vector<kapi::KernelEvent<ExecSpace>> events;
+  return detail::pairwise_passes(space, x, x.extent(0), events);
 }
 
 /// Depth of the pairwise summation tree for n elements.

@@ -1,7 +1,8 @@
 #pragma once
 // Launch shapes of the group-based reductions per kind of backend.
 //   device: 256 work-items per group, elements strided by the group size so that the
-//           lanes of a warp load consecutive elements; enough groups for two waves.
+//           lanes of a warp load consecutive elements, 64 loads unrolled per step to keep
+//           many in flight; enough groups for two waves.
 //   host:   one host thread runs a group, so a group of 16 work-items, each summing a
 //           contiguous chunk with SIMD lanes; 8 groups per thread for load balance.
 #include <algorithm>
@@ -17,8 +18,8 @@ template <class T, class ExecSpace>
 struct Tuning {
   static constexpr bool host = kapi::detail::runs_on_host<ExecSpace>;
   static constexpr bool contiguous = host;
-  static constexpr int lanes = host ? (sizeof(T) <= 4 ? 32 : 16) : 4;
-  static constexpr int per_lane = host ? 16 : 16;
+  static constexpr int lanes = host ? (sizeof(T) <= 4 ? 32 : 16) : 8;
+  static constexpr int per_lane = host ? 16 : 8;  // device: a block is 64 loads in flight per thread
   using Leaf = ChunkSum<T, lanes, per_lane, contiguous>;
 
   static constexpr std::size_t default_group_size = host ? 16 : 256;

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "loop_nest_common.hpp"
+#include "loop_nest_divisor.hpp"
 
 namespace kapi::nest {
 
@@ -16,7 +17,7 @@ namespace detail {
 template <class ExecSpace>
 using TeamMember = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
 
-// Splits a linear id into {i, j, k} over `shape`, k fastest.
+// Splits a linear id into {i, j, k} over `shape`, k fastest (host code).
 KAPI_FUNCTION void split3(index_type linear, const index_type (&shape)[3], index_type (&out)[3]) {
   out[2] = linear % shape[2];
   linear /= shape[2];
@@ -24,16 +25,21 @@ KAPI_FUNCTION void split3(index_type linear, const index_type (&shape)[3], index
   out[0] = linear / shape[1];
 }
 
+inline FastShape fast_shape(const index_type (&shape)[3]) {
+  return FastShape{FastDivisor(static_cast<std::uint32_t>(shape[1])), FastDivisor(static_cast<std::uint32_t>(shape[2]))};
+}
+
 template <class Body, class Member>
 struct BlockStrideOnTeams {
   Body body;
   Extents e;
   index_type block[3], grid[3];
+  FastShape block_shape, grid_shape;
 
   KAPI_FUNCTION void operator()(const Member& team) const {
-    index_type g[3], t[3];
-    split3(team.league_rank(), grid, g);
-    split3(team.team_rank(), block, t);
+    std::uint32_t g[3], t[3];
+    grid_shape.split(static_cast<std::uint32_t>(team.league_rank()), g);
+    block_shape.split(static_cast<std::uint32_t>(team.team_rank()), t);
     const index_type si = grid[0] * block[0], sj = grid[1] * block[1], sk = grid[2] * block[2];
     for (index_type i = g[0] * block[0] + t[0]; i < e.n[0]; i += si)
       for (index_type j = g[1] * block[1] + t[1]; j < e.n[1]; j += sj)
@@ -62,13 +68,20 @@ struct TilesOnTeams {
   Body body;
   Extents e;
   index_type tile[3], tiles[3];
+  FastShape tile_shape, tiles_shape;
 
+  std::uint32_t count;  // tiles in all
+
+  // A team takes tile after tile (league-stride), each thread always the same point of
+  // its tile: a tile is only a few hundred bytes, too little work for a block's start-up.
   KAPI_FUNCTION void operator()(const Member& team) const {
-    index_type g[3], t[3];
-    split3(team.league_rank(), tiles, g);
-    split3(team.team_rank(), tile, t);
-    const index_type i = g[0] * tile[0] + t[0], j = g[1] * tile[1] + t[1], k = g[2] * tile[2] + t[2];
-    if (i < e.n[0] && j < e.n[1] && k < e.n[2]) body(i, j, k);
+    std::uint32_t g[3], t[3];
+    tile_shape.split(static_cast<std::uint32_t>(team.team_rank()), t);
+    for (std::uint32_t linear = team.league_rank(); linear < count; linear += team.league_size()) {
+      tiles_shape.split(linear, g);
+      const index_type i = g[0] * tile[0] + t[0], j = g[1] * tile[1] + t[1], k = g[2] * tile[2] + t[2];
+      if (i < e.n[0] && j < e.n[1] && k < e.n[2]) body(i, j, k);
+    }
   }
 };
 
@@ -141,7 +154,7 @@ struct BlockStride {
                            Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_type>>(space, 0, g[0] * g[1]), f);
     } else {
       detail::BlockStrideOnTeams<Body, detail::TeamMember<ExecSpace>> f{
-          body, e, {block[0], block[1], block[2]}, {g[0], g[1], g[2]}};
+          body, e, {block[0], block[1], block[2]}, {g[0], g[1], g[2]}, detail::fast_shape(block), detail::fast_shape(g)};
       detail::launch_blocks(space, "kapi::nest::blocks_3d", detail::checked_league(g[0] * g[1] * g[2], name()),
                             block[0] * block[1] * block[2], f, name());
     }
@@ -149,10 +162,11 @@ struct BlockStride {
 };
 
 /// Fixed tiles mapped directly onto blocks and threads (RAJA's tile_fixed with
-/// cuda_block_*_direct and cuda_thread_*_direct): one block per tile, one thread per
-/// point, bounds-checked at the edges. Tile {i, j, k} default {1, 8, 32} ("32x8x1":
-/// 32 consecutive k per warp row, 8 j rows). On a host backend each tile is walked by
-/// one host thread with k innermost and contiguous.
+/// cuda_block_*_direct and cuda_thread_*_direct): a block has one thread per point of a
+/// tile, bounds-checked at the edges; when there are more tiles than eight times the
+/// blocks the device holds at once, a block takes tile after tile. Tile {i, j, k},
+/// default {1, 8, 32} ("32x8x1": 32 consecutive k per warp, 8 rows of j). On a host
+/// backend each tile is walked by one host thread with k innermost and contiguous.
 struct Tiles {
   index_type tile[3] = {1, 8, 32};
 
@@ -170,10 +184,15 @@ struct Tiles {
       Kokkos::parallel_for("kapi::nest::tiles",
                            Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_type>>(space, 0, count), f);
     } else {
+      const index_type threads = tile[0] * tile[1] * tile[2];
+      const auto all = static_cast<std::uint32_t>(detail::checked_league(count, name()));
       detail::TilesOnTeams<Body, detail::TeamMember<ExecSpace>> f{
-          body, e, {tile[0], tile[1], tile[2]}, {tiles[0], tiles[1], tiles[2]}};
-      detail::launch_blocks(space, "kapi::nest::tiles", detail::checked_league(count, name()),
-                            tile[0] * tile[1] * tile[2], f, name());
+          body, e, {tile[0], tile[1], tile[2]}, {tiles[0], tiles[1], tiles[2]}, detail::fast_shape(tile),
+          detail::fast_shape(tiles), all};
+      // Enough teams to fill the device eight times over; each walks its share of tiles.
+      const index_type resident = std::max<index_type>(1, index_type(space.concurrency()) / threads);
+      detail::launch_blocks(space, "kapi::nest::tiles", static_cast<int>(std::min(count, 8 * resident)), threads, f,
+                            name());
     }
   }
 };
