@@ -78,6 +78,8 @@ Case kapi_case(const std::string& name, const R& range) {
 
 void register_all() {
   benchmark::AddCustomContext("raw_kokkos", "Kokkos::parallel_for(RangePolicy(space, 0, 1), functor) + fence");
+  benchmark::AddCustomContext("launch_timing", "host wall clock (steady_clock) from the call to the fence's return, "
+                                               "on every space (CUDA included)");
   Case raw = base("raw-parallel-for", Role::raw_kokkos);
   raw.bind = [] {
     auto d = data();

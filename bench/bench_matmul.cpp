@@ -26,8 +26,12 @@
 #include "raw/matmul_sliding_window.hpp"
 
 #if defined(__GNUC__) && !defined(KOKKOS_ENABLE_CUDA)
+#define KAPI_BENCH_OPENBLAS_CONTROL 1
+#include <sched.h>
+#include <unistd.h>
 // OpenBLAS' own thread pool: the anchor gets as many threads as the Kokkos space.
 extern "C" void openblas_set_num_threads(int) __attribute__((weak));
+extern "C" int openblas_get_num_threads(void) __attribute__((weak));
 extern "C" char* openblas_get_corename(void) __attribute__((weak));
 extern "C" char* openblas_get_config(void) __attribute__((weak));
 #endif
@@ -208,9 +212,38 @@ std::vector<std::size_t> default_sizes() {
   }
 }
 
+#if defined(KAPI_BENCH_OPENBLAS_CONTROL)
+/// OpenBLAS starts its worker threads on its first parallel call, and a new thread inherits
+/// the CPU affinity of its creator. By then OpenMP (OMP_PROC_BIND) has bound the main
+/// thread to one core, so every OpenBLAS worker would share that core: the anchor ran at
+/// the speed of one core on two threads (154 against 300 GFLOP/s at n = 1024 here).
+/// Start the pool from an unbound main thread instead, then rebind the main thread.
+void start_blas_threads_unbound(int threads) {
+  if (!openblas_set_num_threads) return;
+  cpu_set_t bound;
+  const bool have = sched_getaffinity(0, sizeof bound, &bound) == 0;
+  if (have) {
+    cpu_set_t all;
+    CPU_ZERO(&all);
+    const long cpus = sysconf(_SC_NPROCESSORS_CONF);
+    for (long c = 0; c < cpus && c < CPU_SETSIZE; ++c) CPU_SET(static_cast<int>(c), &all);
+    sched_setaffinity(0, sizeof all, &all);
+  }
+  openblas_set_num_threads(threads);
+  {  // one parallel sgemm creates the workers
+    Kokkos::View<T**, Kokkos::LayoutRight, Kokkos::HostSpace> a("a", 256, 256), b("b", 256, 256), c("c", 256, 256);
+    KokkosBlas::gemm("N", "N", T(1), a, b, T(0), c);
+  }
+  if (have) sched_setaffinity(0, sizeof bound, &bound);
+}
+#endif
+
 void register_all() {
-#if defined(__GNUC__) && !defined(KOKKOS_ENABLE_CUDA)
-  if (openblas_set_num_threads) openblas_set_num_threads(host_threads());
+#if defined(KAPI_BENCH_OPENBLAS_CONTROL)
+  if (gemm_anchor() == Gemm::kokkos_kernels_vendor) start_blas_threads_unbound(host_threads());
+  if (openblas_get_num_threads)
+    benchmark::AddCustomContext("openblas_threads", std::to_string(openblas_get_num_threads()) +
+                                                        " (started unbound: they float over the cores)");
   if (openblas_get_corename) benchmark::AddCustomContext("openblas_core", openblas_get_corename());
   if (openblas_get_config) benchmark::AddCustomContext("openblas_config", openblas_get_config());
 #endif

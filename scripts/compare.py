@@ -33,9 +33,10 @@ def describe(runs, path):
     if not runs:
         return path
     c = runs[0].context
-    return "%s: %s %s (%s threads), %s, %s" % (
-        path, c.get("kapi_config", "?"), c.get("kokkos_backend", "?"), c.get("kokkos_concurrency", "?"),
-        c.get("device", "?"), c.get("date", "?"))
+    backend = c.get("kokkos_backend", "?")
+    if backend not in ("Cuda", "HIP", "SYCL"):
+        backend += " (%s threads)" % c.get("kokkos_concurrency", "?")
+    return "%s: %s %s, %s, %s" % (path, c.get("kapi_config", "?"), backend, c.get("device", "?"), c.get("date", "?"))
 
 
 def metric_value(r, metric):

@@ -339,8 +339,11 @@ def plot_app(run, app, path):
             if px:
                 ax_pct.plot([p[0] for p in px], [p[1] for p in px], label=label, **style)
     ctx = run.context
-    title = "%s — %s, %s thread(s), %s" % (app, ctx.get("kokkos_backend", "?"), ctx.get("kokkos_concurrency", "?"),
-                                          ctx.get("kapi_config", "?"))
+    if is_device(ctx):
+        title = "%s — %s, %s" % (app, ctx.get("device", "?").split(" (")[0], ctx.get("kapi_config", "?"))
+    else:
+        title = "%s — %s, %s thread(s), %s" % (app, ctx.get("kokkos_backend", "?"), ctx.get("kokkos_concurrency", "?"),
+                                              ctx.get("kapi_config", "?"))
     size_name = rs[0].size_name
     sizes = sorted({r.size for r in rs})
     pow2 = all(s & (s - 1) == 0 for s in sizes) and sizes[-1] > 65536
@@ -389,7 +392,9 @@ def build(folder, plots=True):
     info = [
         ("configuration", "%s (%s suite)" % (config, ctx.get("kapi_suite", meta.get("suite", "?")))),
         ("date", meta.get("date", ctx.get("date", "?"))),
-        ("backend", "%s, %s thread(s); OMP_PROC_BIND=%s, OMP_PLACES=%s" % (
+        ("backend", ("%s (device; host side: %s thread(s))" % (ctx.get("kokkos_backend", "?"),
+                                                               ctx.get("host_concurrency", "?")))
+         if is_device(ctx) else "%s, %s thread(s); OMP_PROC_BIND=%s, OMP_PLACES=%s" % (
             ctx.get("kokkos_backend", "?"), ctx.get("kokkos_concurrency", "?"), ctx.get("OMP_PROC_BIND", "?"),
             ctx.get("OMP_PLACES", "?"))),
         ("device", ctx.get("device", "?")),

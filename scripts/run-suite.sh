@@ -17,8 +17,8 @@
 #
 # Writes into the results folder: <app>.json (Google Benchmark JSON, with the run's
 # context), <app>.log (the binary's output), verify-<app>.log, meta.txt (machine, load,
-# environment, git revision, commands), report.md and plots/<app>.png (scripts/report.py),
-# and prints the report's tables. Environment: OMP_PROC_BIND (default spread) and
+# environment, git revision, commands), kokkos-configuration.txt, report.md and
+# plots/<app>.png (scripts/report.py), and prints the report's tables. Environment: OMP_PROC_BIND (default spread) and
 # OMP_PLACES (default threads) are set unless already set; KAPI_PYTHON
 # picks the Python that has matplotlib.
 # Exit status: 0 all well, 1 an app's verification or a benchmark binary failed, 2 usage.
@@ -110,6 +110,8 @@ if command -v nvidia-smi > /dev/null 2>&1; then
   echo "gpu: $(nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem --format=csv,noheader 2>&1 | head -1)" >> "$out/meta.txt"
 fi
 
+first=${apps%% *}
+"$build/bench/bench_$first" --kapi_print_configuration > "$out/kokkos-configuration.txt" 2>&1 || true
 echo "[run-suite] $config, $suite suite, apps: $apps -> ${out#$root/}"
 echo "[run-suite] load average $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores; OMP_PROC_BIND=${OMP_PROC_BIND:-} OMP_PLACES=${OMP_PLACES:-}"
 if awk -v l="$(cut -d' ' -f1 /proc/loadavg)" 'BEGIN { exit !(l >= 0.5) }'; then

@@ -9,6 +9,9 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#if defined(__linux__)
+#include <dirent.h>
+#endif
 
 #if defined(_OPENMP)
 #include <omp.h>
@@ -116,6 +119,28 @@ inline std::string device_name() {
   return host_cpu() + " (" + std::to_string(std::thread::hardware_concurrency()) + " hardware threads)";
 }
 
+/// The CPUs each thread of this process may run on, "tid:cpus" per thread (Linux /proc).
+inline std::string thread_affinities() {
+  std::string out;
+#if defined(__linux__)
+  if (DIR* dir = opendir("/proc/self/task")) {
+    while (const dirent* e = readdir(dir)) {
+      if (e->d_name[0] == '.') continue;
+      std::ifstream status(std::string("/proc/self/task/") + e->d_name + "/status");
+      std::string line;
+      while (std::getline(status, line)) {
+        if (line.rfind("Cpus_allowed_list:", 0) == 0) {
+          const auto v = line.find_first_not_of(" \t", 18);
+          out += (out.empty() ? "" : " ") + std::string(e->d_name) + ":" + line.substr(v == std::string::npos ? 18 : v);
+        }
+      }
+    }
+    closedir(dir);
+  }
+#endif
+  return out.empty() ? "unknown" : out;
+}
+
 /// Records the run's context; `suite` and `timing` come from the harness.
 inline void add_context(const std::string& app, const std::string& suite, const std::string& timing) {
   using Space = Kokkos::DefaultExecutionSpace;
@@ -147,7 +172,10 @@ inline void add_context(const std::string& app, const std::string& suite, const 
   benchmark::AddCustomContext("NVIDIA_TF32_OVERRIDE", env_or("NVIDIA_TF32_OVERRIDE"));
 #endif
   benchmark::AddCustomContext("compiler", compiler());
-  benchmark::AddCustomContext("cxx_flags", KAPI_BENCH_CXX_FLAGS);
+  std::string flags = KAPI_BENCH_CXX_FLAGS;  // spaces were passed as commas (bench/CMakeLists.txt)
+  for (auto& ch : flags)
+    if (ch == ',') ch = ' ';
+  benchmark::AddCustomContext("cxx_flags", flags);
   benchmark::AddCustomContext("build_type", KAPI_BENCH_BUILD_TYPE);
   benchmark::AddCustomContext("timing", timing);
 }

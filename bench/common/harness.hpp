@@ -419,12 +419,6 @@ inline void add(Case c) {
   if (options().min_time > 0) b->MinTime(options().min_time);
 }
 
-/// A variant of the app that a benchmark leaves out, registered so the report says why.
-inline Case left_out(Case c, const std::string& why) {
-  c.bind = [why]() -> std::function<void()> { throw std::runtime_error(why); };
-  return c;
-}
-
 // ----------------------------------------------------------------------------- progress
 
 /// Prints one line per size group (instead of Google Benchmark's table) while the JSON
@@ -434,9 +428,10 @@ class ProgressReporter : public benchmark::BenchmarkReporter {
   explicit ProgressReporter(std::string app) : app_(std::move(app)) {}
 
   bool ReportContext(const Context&) override {
-    std::printf("%s: %s, %d thread(s) on %s; %s suite, %zu benchmarks\n", app_.c_str(), Space::name(),
-                static_cast<int>(space().concurrency()), device_name().c_str(), options().full() ? "full" : "quick",
-                registered_names().size());
+    const std::string threads =
+        is_host_space<Space> ? ", " + std::to_string(space().concurrency()) + " thread(s)" : std::string();
+    std::printf("%s: %s%s on %s; %s suite, %zu benchmarks\n", app_.c_str(), Space::name(), threads.c_str(),
+                device_name().c_str(), options().full() ? "full" : "quick", registered_names().size());
     std::fflush(stdout);
     return true;
   }
@@ -609,6 +604,12 @@ inline void default_thread_count(int argc, char** argv) {
 
 /// The whole program of a benchmark binary: Kokkos around Google Benchmark.
 inline int run_main(int argc, char** argv, const std::string& app, const std::function<void()>& register_all) {
+  for (int i = 1; i < argc; ++i) {  // before Kokkos: help needs no device
+    if (std::strcmp(argv[i], "--kapi_help") == 0) {
+      std::fputs(usage(), stdout);
+      return 0;
+    }
+  }
   default_thread_count(argc, argv);
   Kokkos::initialize(argc, argv);
   int rc = 0;
@@ -633,6 +634,8 @@ inline int run_main(int argc, char** argv, const std::string& app, const std::fu
         add_context(app, o.full() ? "full" : "quick", RunTimer<Space>::method());
         benchmark::AddCustomContext("kapi_max_seconds", std::to_string(o.run_limit()));
         register_all();
+        // After register_all: the anchors' own thread pools (OpenBLAS) exist by now.
+        benchmark::AddCustomContext("thread_affinity", thread_affinities());
         if (o.list) {
           for (const auto& n : registered_names()) std::printf("%s\n", n.c_str());
         } else if (o.progress) {
