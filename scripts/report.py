@@ -406,6 +406,9 @@ def build(folder, plots=True):
             meta.get("load_before", "?"), meta.get("load_after", "?"), meta.get("nproc", "?"))),
         ("git", ctx.get("git", meta.get("git", "?"))),
     ]
+    others = ["%s %s" % (k[len("others_"):], v) for k, v in meta.items() if k.startswith("others_")]
+    if others:
+        info.insert(9, ("other processes", "; ".join(others)))
     mm = by_app.get("matmul")
     if mm is not None and "openblas_core" in mm.context:
         info.append(("OpenBLAS core", mm.context["openblas_core"]))

@@ -160,6 +160,12 @@ for app in $apps; do
   fi
 done
 echo "load_after: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$out/meta.txt"
+# Each binary ends with the CPU time other processes took while it ran: the real test of
+# a quiet machine (the load average after a run counts the benchmark's own threads).
+for app in $apps; do
+  line=$(grep -m1 "^\[kapi-bench\] $app: other processes" "$out/$app.log" 2> /dev/null || true)
+  [ -n "$line" ] && echo "others_$app: ${line#*: other processes: }" >> "$out/meta.txt"
+done
 echo "elapsed_s: $(($(date +%s) - start))" >> "$out/meta.txt"
 
 # 3. Report, plots and the tables.

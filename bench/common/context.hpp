@@ -9,8 +9,13 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
 #if defined(__linux__)
 #include <dirent.h>
+#include <sys/resource.h>
+#include <unistd.h>
 #endif
 
 #if defined(_OPENMP)
@@ -139,6 +144,43 @@ inline std::string thread_affinities() {
   }
 #endif
   return out.empty() ? "unknown" : out;
+}
+
+/// CPU time the whole machine spent busy, and this process's own CPU time (all threads),
+/// to tell afterwards how much other processes took while the benchmarks ran.
+struct CpuUsage {
+  double busy = 0, steal = 0, self = 0, wall = 0;
+  static CpuUsage now() {
+    CpuUsage u;
+#if defined(__linux__)
+    std::ifstream stat("/proc/stat");
+    std::string cpu;
+    double user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0;
+    stat >> cpu >> user >> nice >> system >> idle >> iowait >> irq >> softirq >> steal;
+    const double tick = static_cast<double>(sysconf(_SC_CLK_TCK));
+    u.busy = (user + nice + system + irq + softirq + steal) / tick;
+    u.steal = steal / tick;
+    rusage r{};
+    getrusage(RUSAGE_SELF, &r);
+    u.self = double(r.ru_utime.tv_sec) + 1e-6 * double(r.ru_utime.tv_usec) + double(r.ru_stime.tv_sec) +
+             1e-6 * double(r.ru_stime.tv_usec);
+#endif
+    u.wall = std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+    return u;
+  }
+};
+
+/// "other processes: 1.2 CPU-s = 0.9% of 2 cores over 68 s (steal 0.0%)".
+inline std::string others_since(const CpuUsage& start) {
+  const CpuUsage end = CpuUsage::now();
+  const double wall = end.wall - start.wall;
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  const double others = std::max(0.0, (end.busy - start.busy) - (end.self - start.self));
+  char line[200];
+  std::snprintf(line, sizeof line, "other processes: %.1f CPU-s = %.1f%% of %u cores over %.0f s (steal %.1f%%)",
+                others, wall > 0 ? 100.0 * others / (wall * cores) : 0.0, cores, wall,
+                wall > 0 ? 100.0 * (end.steal - start.steal) / (wall * cores) : 0.0);
+  return line;
 }
 
 /// Records the run's context; `suite` and `timing` come from the harness.

@@ -638,11 +638,16 @@ inline int run_main(int argc, char** argv, const std::string& app, const std::fu
         benchmark::AddCustomContext("thread_affinity", thread_affinities());
         if (o.list) {
           for (const auto& n : registered_names()) std::printf("%s\n", n.c_str());
-        } else if (o.progress) {
-          ProgressReporter progress(app);
-          benchmark::RunSpecifiedBenchmarks(&progress);
         } else {
-          benchmark::RunSpecifiedBenchmarks();
+          const CpuUsage start = CpuUsage::now();
+          if (o.progress) {
+            ProgressReporter progress(app);
+            benchmark::RunSpecifiedBenchmarks(&progress);
+          } else {
+            benchmark::RunSpecifiedBenchmarks();
+          }
+          // The machine's share taken by others while this ran (run-suite.sh keeps it).
+          std::printf("[kapi-bench] %s: %s\n", app.c_str(), others_since(start).c_str());
         }
       }
       benchmark::Shutdown();
