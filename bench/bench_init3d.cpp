@@ -2,8 +2,8 @@
 // default execution space, under every loop-nest policy of init3d::policies().
 //   anchor      host: openmp-fill   a plain OpenMP parallel for (static schedule, simd)
 //                                   writing c over the contiguous array, with as many
-//                                   threads as the Kokkos space (OpenMP and Serial builds);
-//                                   chunked-fill on Kokkos Threads: the same loop, one
+//                                   threads as the Kokkos space (OpenMP builds);
+//                                   chunked-fill on Serial and Threads: the same loop, one
 //                                   contiguous chunk per thread of Kokkos' own pool
 //               CUDA: cuda-memset   cudaMemsetAsync of the same bytes on the space's
 //                                   stream (writes zeros: the same write traffic, the
@@ -72,14 +72,16 @@ void plain_fill(const Array& a, double c) {
   const auto count = static_cast<std::int64_t>(a.size());
   const int threads = host_threads();
   if constexpr (host_loop == HostLoop::openmp) {
+#if defined(_OPENMP)
 #pragma omp parallel for simd schedule(static) num_threads(threads)
     for (std::int64_t x = 0; x < count; ++x) p[x] = c;
+#endif
   } else {
     run_host_chunks(threads, [p, count, threads, c](int t) {
       const auto range = chunk(count, threads, t);
       double* const q = p + range.first;  // a local base pointer: GCC emits plain vector stores
       const std::int64_t len = range.second - range.first;
-#pragma omp simd
+      KAPI_BENCH_PRAGMA(omp simd)
       for (std::int64_t x = 0; x < len; ++x) q[x] = c;
     });
   }

@@ -1,8 +1,8 @@
 // bench_reduce: s = x[0] + … + x[n-1], fp32, on the default execution space.
 //   anchor      host: openmp-simd   '#pragma omp parallel for simd reduction(+:s)' with as
-//                                   many threads as the Kokkos space (OpenMP and Serial
-//                                   builds); chunked-simd on Kokkos Threads: the same SIMD
-//                                   loop, one contiguous chunk per thread of Kokkos' own pool
+//                                   many threads as the Kokkos space (OpenMP builds);
+//                                   chunked-simd on Serial and Threads: the same SIMD loop,
+//                                   one contiguous chunk per thread of Kokkos' own pool
 //               CUDA: cub-device-reduce  cub::DeviceReduce::Sum on the space's stream, temp
 //                                   storage allocated once, the sum copied back to the host
 //   raw-kokkos  kokkos-parallel-reduce  Kokkos::parallel_reduce(RangePolicy, functor, host
@@ -99,8 +99,10 @@ T plain_sum(const Vector& x) {
   const int threads = host_threads();
   T s = 0;
   if constexpr (host_loop == HostLoop::openmp) {
+#if defined(_OPENMP)
 #pragma omp parallel for simd reduction(+ : s) schedule(static) num_threads(threads)
     for (std::int64_t i = 0; i < n; ++i) s += p[i];
+#endif
   } else {
     std::vector<T> partial(static_cast<std::size_t>(threads));
     T* out = partial.data();
@@ -109,7 +111,7 @@ T plain_sum(const Vector& x) {
       const T* const q = p + range.first;  // a local base pointer: GCC emits plain vector loads
       const std::int64_t len = range.second - range.first;
       T part = 0;
-#pragma omp simd reduction(+ : part)
+      KAPI_BENCH_PRAGMA(omp simd reduction(+ : part))
       for (std::int64_t i = 0; i < len; ++i) part += q[i];
       out[t] = part;
     });

@@ -76,16 +76,31 @@ def main():
     what = "rate B/A" if args.metric == "rate" else "%s B/A" % args.metric
     print("ratio = %s (for latencies in us: A/B); > 1: B is better. noise = max(2 x cv, %.0f%%)\n" % (what, args.floor))
 
-    rows, per_app, only_a, only_b, failed = [], {}, [], [], []
+    # Anchors of another name (openmp-fill on OpenMP, chunked-fill on Threads, cuda-memset
+    # on CUDA) are matched by app, type and size: "<app>/<type>/[anchor]/<size>".
+    def anchor_key(r):
+        return "%s/%s/[anchor]/%s:%d" % (r.app, r.type, r.size_name, r.size)
+
+    anchors_b = {anchor_key(r): r for r in b.values() if r.role == "anchor"}
+    anchors_a = {anchor_key(r): r for r in a.values() if r.role == "anchor"}
+    rows, per_app, only_a, only_b, failed, both_skipped = [], {}, [], [], [], 0
     for name in order:
         if pattern and not pattern.search(name):
             continue
         ra, rb = a.get(name), b.get(name)
+        if ra is not None and rb is None and ra.role == "anchor" and anchor_key(ra) in anchors_b:
+            rb = anchors_b[anchor_key(ra)]
+            name = "%s (B: %s)" % (name, rb.variant)
+        elif rb is not None and ra is None and rb.role == "anchor" and anchor_key(rb) in anchors_a:
+            continue  # matched from A's side
         if ra is None:
             only_b.append(name)
             continue
         if rb is None:
             only_a.append(name)
+            continue
+        if not ra.ok and not rb.ok:
+            both_skipped += 1
             continue
         if not ra.ok or not rb.ok:
             failed.append((name, ra.error if not ra.ok else "", rb.error if not rb.ok else ""))
@@ -121,8 +136,10 @@ def main():
             print("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))).rstrip())
     elif args.changed:
         print("no benchmark changed beyond the noise")
+    if both_skipped:
+        print("\n%d benchmarks skipped or failed in both runs (see the reports)" % both_skipped)
     if failed:
-        print("\nnot compared (skipped or failed in a run):")
+        print("\nnot compared (skipped or failed in one run):")
         for name, ea, eb in failed:
             print("  %s: %s" % (name, "; ".join(x for x in ("A: " + ea if ea else "", "B: " + eb if eb else "") if x)))
     for label, names in (("only in A", only_a), ("only in B", only_b)):

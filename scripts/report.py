@@ -91,7 +91,7 @@ def targets(results, ctx_by_app):
             rows.append((name, "not measured", "n/a"))
             return
         ok = all((v >= threshold) if higher else (v <= threshold) for _, v in measured)
-        fig = ", ".join("%s: %s" % (w, ("%.0f%%" % v) if unit == "%" else ("%.2f%s" % (v, unit))) for w, v in measured)
+        fig = ", ".join("%s: %s" % (w, ("%.1f%%" % v) if unit == "%" else ("%.2f%s" % (v, unit))) for w, v in measured)
         rows.append((name, fig, "reached" if ok else "MISSED"))
 
     device = any(is_device(c) for c in ctx_by_app.values())
@@ -190,7 +190,7 @@ def targets(results, ctx_by_app):
             what = "%s: %s within 5%% of the raw-Kokkos twin (%s), %s >= %d" % (
                 app, "/".join(variants), twin, pairs[0][0].split()[-1].split("=")[0], twin_min_size(app))
         worst = min(pairs, key=lambda p: p[1])
-        rows.append((what, "worst %s: %.0f%%; median %.0f%% (%d points)" % (
+        rows.append((what, "worst %s: %.1f%%; median %.1f%% (%d points)" % (
             worst[0], worst[1], sorted(p[1] for p in pairs)[len(pairs) // 2], len(pairs)),
             "reached" if worst[1] >= 95 else "MISSED"))
     return rows
@@ -414,14 +414,14 @@ def build(folder, plots=True):
         info.append(("OpenBLAS core", mm.context["openblas_core"]))
     md.append(markdown_table(["", ""], info))
     md.append("")
-    try:
-        busy = float(meta.get("load_before", "0").split()[0]) >= 0.5
-    except ValueError:
-        busy = False
-    if busy:
-        md.append("**Warning: the machine was busy when the suite started (load average %s on %s cores): other "
-                  "processes shared the cores, and the figures are noisy. Take figures on a quiet machine.**" % (
-                      meta.get("load_before"), meta.get("nproc", "?")))
+    disturbed = []
+    for k, v in meta.items():
+        m = re.search(r"= ([0-9.]+)% of", v) if k.startswith("others_") else None
+        if m and float(m.group(1)) >= 5.0:
+            disturbed.append("%s %s%%" % (k[len("others_"):], m.group(1)))
+    if disturbed:
+        md.append("**Warning: other processes took a share of the CPUs while benchmarks ran (%s): those figures "
+                  "are noisy. Take figures on a quiet machine.**" % ", ".join(disturbed))
         md.append("")
     md.append("Each cell: median rate · %% of the anchor · %% of the raw-Kokkos twin (anchors show the rate, raw-Kokkos "
               "rows rate · %% of anchor). Percentages compare run times measured in the same process. "

@@ -10,7 +10,8 @@
 #                (3 repetitions of >= 0.1 s, sizes limited per backend: minutes on 2 cores)
 #   --apps LIST  the benchmarks to run (default: every bench_<name> binary of the build:
 #                matmul, reduce, init3d, and launch, the cost of one kernel launch)
-#   --out DIR    the results folder (default results/<config>-<host>-<date>[-N])
+#   --out DIR    the results folder (default results/<config>-<host>-<date>[-N]; on CUDA
+#                configurations the GPU's model instead of the host, e.g. cuda-hopper-h200-...)
 #   --no-verify  skip the apps' command-line verification
 #   -- ARGS      passed to every benchmark binary (e.g. --benchmark_filter=tuned,
 #                --kapi_sizes=1024, --kapi_max_seconds=10, --kokkos-threads=2)
@@ -18,9 +19,10 @@
 # Writes into the results folder: <app>.json (Google Benchmark JSON, with the run's
 # context), <app>.log (the binary's output), verify-<app>.log, meta.txt (machine, load,
 # environment, git revision, commands), kokkos-configuration.txt, report.md and
-# plots/<app>.png (scripts/report.py), and prints the report's tables. Environment: OMP_PROC_BIND (default spread) and
-# OMP_PLACES (default threads) are set unless already set; KAPI_PYTHON
-# picks the Python that has matplotlib.
+# plots/<app>.png (scripts/report.py), and prints the report's tables.
+# Environment: OMP_PROC_BIND (default spread) and OMP_PLACES (default threads) are set for
+# builds with Kokkos' OpenMP backend unless already set; KAPI_PYTHON picks the Python that
+# has matplotlib.
 # Exit status: 0 all well, 1 an app's verification or a benchmark binary failed, 2 usage.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -59,8 +61,13 @@ for app in $apps; do
 done
 
 host=$(hostname -s 2>/dev/null || hostname)
+machine=$host  # the folder is named for the device on GPU configurations
+if [ "${config#cuda}" != "$config" ] && command -v nvidia-smi > /dev/null 2>&1; then
+  gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2> /dev/null | head -1 | sed 's/^NVIDIA //; s/ .*//' | tr 'A-Z' 'a-z')
+  [ -n "$gpu" ] && machine=$gpu
+fi
 if [ -z "$out" ]; then
-  out=$root/results/$config-$host-$(date +%Y-%m-%d)
+  out=$root/results/$config-$machine-$(date +%Y-%m-%d)
   if [ -e "$out" ]; then
     i=2
     while [ -e "$out-$i" ]; do i=$((i + 1)); done
@@ -80,9 +87,13 @@ if [ -z "$python" ]; then
   [ -n "$python" ] || python=$(command -v python3 || echo /usr/bin/python3)
 fi
 
-# Thread binding for the OpenMP threads (Kokkos' OpenMP backend and the host anchors),
-# as Kokkos recommends; recorded in meta.txt and in every JSON's context.
-export OMP_PROC_BIND=${OMP_PROC_BIND:-spread} OMP_PLACES=${OMP_PLACES:-threads}
+# Thread binding for builds with Kokkos' OpenMP backend (its threads and the OpenMP host
+# anchors), as Kokkos recommends; recorded in meta.txt and in every JSON's context.
+# Other builds do not link the OpenMP runtime (bench/CMakeLists.txt).
+kokkos_dir=$(sed -n 's/^Kokkos_DIR:[A-Z]*=//p' "$build/CMakeCache.txt" 2> /dev/null | head -1)
+if grep -qs '^SET(Kokkos_DEVICES.*OPENMP' "$kokkos_dir/KokkosConfigCommon.cmake"; then
+  export OMP_PROC_BIND=${OMP_PROC_BIND:-spread} OMP_PLACES=${OMP_PLACES:-threads}
+fi
 export KAPI_SUITE_START=$(date +%s.%N)
 start=$(date +%s)
 elapsed() { printf '%4ds' $(($(date +%s) - start)); }
@@ -114,8 +125,19 @@ first=${apps%% *}
 "$build/bench/bench_$first" --kapi_print_configuration > "$out/kokkos-configuration.txt" 2>&1 || true
 echo "[run-suite] $config, $suite suite, apps: $apps -> ${out#$root/}"
 echo "[run-suite] load average $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores; OMP_PROC_BIND=${OMP_PROC_BIND:-} OMP_PLACES=${OMP_PLACES:-}"
-if awk -v l="$(cut -d' ' -f1 /proc/loadavg)" 'BEGIN { exit !(l >= 0.5) }'; then
-  echo "[run-suite] warning: other processes are running (1-min load $(cut -d' ' -f1 /proc/loadavg)): the figures will be noisy; take figures on a quiet machine"
+# Is the machine busy now? The share of CPU time used over one second (the load average
+# lags: right after ./kapi's build it still counts the compiler).
+cpu_busy() {
+  local a b
+  a=$(head -1 /proc/stat); sleep 1; b=$(head -1 /proc/stat)
+  echo "$a" "$b" | awk '{ busy1 = $2 + $3 + $4 + $7 + $8 + $9; all1 = busy1 + $5 + $6;
+                          busy2 = $13 + $14 + $15 + $18 + $19 + $20; all2 = busy2 + $16 + $17;
+                          printf "%.0f", (all2 > all1 ? 100 * (busy2 - busy1) / (all2 - all1) : 0) }'
+}
+busy=$(cpu_busy 2> /dev/null || echo 0)
+echo "busy_before_percent: $busy" >> "$out/meta.txt"
+if [ "${busy:-0}" -ge 20 ]; then
+  echo "[run-suite] warning: other processes use ${busy}% of the CPUs right now: the figures will be noisy; take figures on a quiet machine"
 fi
 status=0
 

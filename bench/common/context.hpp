@@ -202,6 +202,8 @@ inline void add_context(const std::string& app, const std::string& suite, const 
   benchmark::AddCustomContext("KOKKOS_NUM_THREADS", env_or("KOKKOS_NUM_THREADS"));
 #if defined(_OPENMP)
   benchmark::AddCustomContext("openmp", std::to_string(_OPENMP) + ", max threads " + std::to_string(omp_get_max_threads()));
+#elif defined(KAPI_BENCH_OPENMP_SIMD)
+  benchmark::AddCustomContext("openmp", "SIMD directives only (-fopenmp-simd), no OpenMP runtime");
 #else
   benchmark::AddCustomContext("openmp", "not compiled in");
 #endif

@@ -94,20 +94,26 @@ inline const Space& space() {
 /// Threads of the default host execution space: the anchors on host use as many.
 inline int host_threads() { return Kokkos::DefaultHostExecutionSpace().concurrency(); }
 
-/// How the host anchors run their plain loops. On Kokkos' OpenMP (or Serial) backend: an
-/// OpenMP parallel loop with as many threads as the space. On a backend with its own
-/// thread pool (Threads): the same loop cut into one contiguous chunk per Kokkos thread,
-/// run by that pool, since a second pool of OpenMP threads next to Kokkos' waiting
-/// workers would measure their contention, not the machine.
+/// How the host anchors run their plain loops. On Kokkos' OpenMP backend: an OpenMP
+/// parallel loop with as many threads as the space. On the other host backends (Serial,
+/// Threads): the same SIMD loop cut into one contiguous chunk per Kokkos thread, run by
+/// Kokkos' own pool, since a second pool of OpenMP threads next to Kokkos' waiting
+/// workers would measure their contention, not the machine (those builds compile the
+/// SIMD loops with -fopenmp-simd and do not link the OpenMP runtime at all: its start-up
+/// binding, OMP_PROC_BIND, would pin Kokkos' threads too).
 enum class HostLoop { openmp, chunked };
 inline constexpr HostLoop host_loop =
 #if defined(_OPENMP) && defined(KOKKOS_ENABLE_OPENMP)
     std::is_same_v<Kokkos::DefaultHostExecutionSpace, Kokkos::OpenMP> ? HostLoop::openmp :
 #endif
-#if defined(_OPENMP) && defined(KOKKOS_ENABLE_SERIAL)
-    std::is_same_v<Kokkos::DefaultHostExecutionSpace, Kokkos::Serial> ? HostLoop::openmp :
-#endif
                                                                       HostLoop::chunked;
+
+// An OpenMP SIMD directive, where the compiler was given OpenMP or OpenMP-SIMD (else none).
+#if defined(_OPENMP) || defined(KAPI_BENCH_OPENMP_SIMD)
+#define KAPI_BENCH_PRAGMA(directive) _Pragma(#directive)
+#else
+#define KAPI_BENCH_PRAGMA(directive)
+#endif
 
 /// Runs body(t) for every chunk t < chunks on the default host execution space's threads.
 template <class Body>
