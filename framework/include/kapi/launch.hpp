@@ -67,6 +67,12 @@ struct NdRangeBody {
   Range<N> local_range;
   int scratch_level = 0;
 
+  /// The group's local memory (every LocalAccessor argument), from its Kokkos team scratch.
+  template <class TeamMember>
+  KAPI_FUNCTION char* group_scratch(const TeamMember& team) const {
+    return layout.total ? static_cast<char*>(team.team_scratch(scratch_level).get_shmem(layout.total)) : nullptr;
+  }
+
   KAPI_FUNCTION void run_item(std::size_t group_linear, std::size_t local_linear, char* scratch,
                               GroupHandle handle) const {
     std::size_t group_id[N], local_id[N];
@@ -95,9 +101,7 @@ struct DeviceNdRangeFunctor {
   NdRangeBody<Kernel, N, Args...> body;
 
   KAPI_FUNCTION void operator()(const typename Kokkos::TeamPolicy<ExecSpace>::member_type& team) const {
-    char* scratch = body.layout.total
-                        ? static_cast<char*>(team.team_scratch(body.scratch_level).get_shmem(body.layout.total))
-                        : nullptr;
+    char* scratch = body.group_scratch(team);
     body.run_item(team.league_rank(), team.team_rank(), scratch, GroupHandle{&team});
   }
 };
@@ -108,9 +112,7 @@ struct DevicePhasedFunctor {
   NdRangeBody<Kernel, N, Args...> body;
 
   KAPI_FUNCTION void operator()(const typename Kokkos::TeamPolicy<ExecSpace>::member_type& team) const {
-    char* scratch = body.layout.total
-                        ? static_cast<char*>(team.team_scratch(body.scratch_level).get_shmem(body.layout.total))
-                        : nullptr;
+    char* scratch = body.group_scratch(team);
     body.run_group(team.league_rank(), scratch, GroupHandle{&team});
   }
 };
@@ -123,9 +125,7 @@ struct HostPhasedFunctor {
   LaunchStatus* status;
 
   void operator()(const typename Kokkos::TeamPolicy<ExecSpace>::member_type& team) const {
-    char* scratch = body.layout.total
-                        ? static_cast<char*>(team.team_scratch(body.scratch_level).get_shmem(body.layout.total))
-                        : nullptr;
+    char* scratch = body.group_scratch(team);
     HostGroup& group = HostGroup::this_thread();
     const std::size_t group_linear = static_cast<std::size_t>(team.league_rank());
     group.run_phased(body.local_range.size(), group_linear, *status,
@@ -140,9 +140,7 @@ struct HostNdRangeFunctor {
   LaunchStatus* status;
 
   void operator()(const typename Kokkos::TeamPolicy<ExecSpace>::member_type& team) const {
-    char* scratch = body.layout.total
-                        ? static_cast<char*>(team.team_scratch(body.scratch_level).get_shmem(body.layout.total))
-                        : nullptr;
+    char* scratch = body.group_scratch(team);
     HostGroup& group = HostGroup::this_thread();
     const std::size_t group_linear = static_cast<std::size_t>(team.league_rank());
     group.run(body.local_range.size(), group_linear, *status, [&](std::size_t local_linear) {
