@@ -1,37 +1,8 @@
 #pragma once
-// KAPI_APPS_UNROLL: asks the compiler to unroll the next loop fully (register-blocked
-// kernels need their fixed-size loops unrolled for the blocks to live in registers).
-// The device pass of nvcc/hipcc and clang take "#pragma unroll", GCC "#pragma GCC unroll";
-// the host pass of nvcc gets nothing (GCC's form is unknown to it).
-#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__) || defined(__clang__)
-#define KAPI_APPS_UNROLL _Pragma("unroll")
-#elif defined(__GNUC__) && !defined(__CUDACC__) && !defined(__HIPCC__)
-#define KAPI_APPS_UNROLL _Pragma("GCC unroll 32")
-#else
-#define KAPI_APPS_UNROLL
-#endif
+// The apps' names for the framework's loop pragmas (kapi/unroll.hpp).
+#include <kapi/unroll.hpp>
 
-// KAPI_APPS_SIMD_LOOP: keeps the next (short, fixed-count) loop a loop for GCC's loop
-// vectoriser, which then turns it into whole SIMD registers; fully unrolled first, GCC
-// instead scatters it into scalars and shuffles.
-#if defined(__GNUC__) && !defined(__clang__) && !defined(__CUDACC__) && !defined(__HIPCC__)
-#define KAPI_APPS_SIMD_LOOP _Pragma("GCC unroll 1")
-#else
-#define KAPI_APPS_SIMD_LOOP
-#endif
-
-// KAPI_APPS_NOINLINE_ON_HOST: keeps a hot loop nest its own function in host code, where
-// GCC keeps its working set in registers; inlined into the large work-item body it spills.
-#if defined(__GNUC__) && !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
-#define KAPI_APPS_NOINLINE_ON_HOST __attribute__((noinline))
-#else
-#define KAPI_APPS_NOINLINE_ON_HOST
-#endif
-
-// KAPI_APPS_DEVICE_UNROLL: unrolls the next loop in device code only (independent loads
-// in flight per GPU thread), leaving the host compiler's vectorisation of it alone.
-#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
-#define KAPI_APPS_DEVICE_UNROLL _Pragma("unroll")
-#else
-#define KAPI_APPS_DEVICE_UNROLL
-#endif
+#define KAPI_APPS_UNROLL KAPI_UNROLL
+#define KAPI_APPS_SIMD_LOOP KAPI_SIMD_LOOP
+#define KAPI_APPS_NOINLINE_ON_HOST KAPI_NOINLINE_ON_HOST
+#define KAPI_APPS_DEVICE_UNROLL KAPI_DEVICE_UNROLL

@@ -4,6 +4,7 @@
 #include <cstddef>
 
 #include "config.hpp"
+#include "detail/kernel_args.hpp"
 
 namespace kapi {
 
@@ -26,16 +27,18 @@ std::size_t max_work_group_size() {
 
 /// Most bytes of local memory (all LocalAccessor arguments together) per group. Beyond
 /// the fast level-0 team scratch, Kokkos places the group's memory in level-1 scratch.
+/// (A launch keeps detail::scratch_alignment bytes of the team scratch to align it.)
 template <class ExecSpace = Kokkos::DefaultExecutionSpace>
 std::size_t max_local_memory_bytes() {
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
-  return static_cast<std::size_t>(std::max(Policy::scratch_size_max(0), Policy::scratch_size_max(1)));
+  const auto bytes = static_cast<std::size_t>(std::max(Policy::scratch_size_max(0), Policy::scratch_size_max(1)));
+  return bytes - detail::scratch_alignment;
 }
 
 /// Bytes of fast (level-0) local memory per group.
 template <class ExecSpace = Kokkos::DefaultExecutionSpace>
 std::size_t fast_local_memory_bytes() {
-  return static_cast<std::size_t>(Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0));
+  return static_cast<std::size_t>(Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0)) - detail::scratch_alignment;
 }
 
 }  // namespace kapi

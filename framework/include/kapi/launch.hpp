@@ -17,6 +17,7 @@
 #include "device_limits.hpp"
 #include "detail/device_collectives.hpp"
 #include "item.hpp"
+#include "launch_bounds.hpp"
 #include "work_group.hpp"
 #if !KAPI_DEVICE_PASS
 #include "detail/host_group.hpp"
@@ -70,7 +71,8 @@ struct NdRangeBody {
   /// The group's local memory (every LocalAccessor argument), from its Kokkos team scratch.
   template <class TeamMember>
   KAPI_FUNCTION char* group_scratch(const TeamMember& team) const {
-    return layout.total ? static_cast<char*>(team.team_scratch(scratch_level).get_shmem(layout.total)) : nullptr;
+    return layout.total ? static_cast<char*>(team.team_scratch(scratch_level).get_shmem_aligned(layout.total, scratch_alignment))
+                        : nullptr;
   }
 
   KAPI_FUNCTION void run_item(std::size_t group_linear, std::size_t local_linear, char* scratch,
@@ -203,13 +205,23 @@ std::shared_ptr<LaunchStatus> launch(const ExecSpace& space, const Kernel& kerne
   const std::size_t groups = body.group_range.size();
   validate_group_count(groups);
   if (groups == 0) return nullptr;
+  // A kernel's declared LaunchBounds cap its work-groups on every backend and budget its
+  // registers on a device.
+  using Bounds = launch_bounds_of<Kernel>;
+  if constexpr (Bounds::max_work_items > 0)
+    validate_group_size(local, Bounds::max_work_items, "the kernel's kapi::LaunchBounds", " work-items");
   if constexpr (phased || callable_with<N, NdItem, Kernel, Args...>) {
-    using Policy = Kokkos::TeamPolicy<ExecSpace>;
+    using Policy = std::conditional_t<
+        Bounds::max_work_items == 0, Kokkos::TeamPolicy<ExecSpace>,
+        Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<Bounds::max_work_items, Bounds::min_groups_per_unit>>>;
     // On a device a kernel that scans also holds device_collective_bytes of static shared
     // memory (detail/device_collectives.hpp): count them against the fast level.
     constexpr std::size_t reserved = runs_on_host<ExecSpace> ? 0 : device_collective_bytes;
     body.scratch_level = body.layout.total + reserved <= fast_local_memory_bytes<ExecSpace>() ? 0 : 1;
-    const auto scratch = Kokkos::PerTeam(static_cast<std::ptrdiff_t>(body.layout.total));
+    // Room to align the group's memory to scratch_alignment (Kokkos' team scratch may
+    // start at any 8-byte boundary; Vec loads need 16).
+    const auto scratch =
+        Kokkos::PerTeam(static_cast<std::ptrdiff_t>(body.layout.total ? body.layout.total + scratch_alignment : 0));
     const char* label = phased ? "kapi::phased" : "kapi::nd_range";
 #if !KAPI_DEVICE_PASS
     if constexpr (runs_on_host<ExecSpace>) {

@@ -1,20 +1,21 @@
 #pragma once
-// The tuned matrix product: a flat nd-range kernel with register blocking. A work-group
-// computes a BM×BN block of C; it walks K in steps of BK, staging a BK×BN block of B (and
-// a BM×BK block of A) in local memory, and each work-item keeps a TM×TN block of C in a
-// PrivateArray, updated as outer products of TM elements of A and TN elements of the B
-// tile (TM + TN loads per TM·TN multiply-adds). Global loads run along the contiguous
-// dimension of A and B. Sizes need not divide the blocks: loads outside the matrices
-// read zeros, stores outside them are skipped.
+// The tuned matrix product: a flat nd-range kernel with register blocking, built from
+// the framework's tile copies (kapi/tile_copy.hpp) and register blocks
+// (kapi/register_block.hpp). A work-group computes a BM×BN block of C; it walks K in
+// steps of BK, staging a BM×BK block of A and a BK×BN block of B in local memory, and
+// each work-item keeps a TM×TN block of C in registers, updated as outer products of TM
+// elements of A and TN elements of B (TM + TN loads per TM·TN multiply-adds). Sizes need
+// not divide the blocks: loads outside the matrices read zeros, stores outside them are
+// skipped.
 //
 // One source, two shapes (TunedShape), chosen by the kind of backend:
-//   device: 128×128 blocks, BK = 16, 8×8 per work-item (256 work-items; fp64 64×64,
-//           4×4, BK = 8). Consecutive work-items copy consecutive elements (coalesced)
-//           into registers one step ahead of the multiply, so the next tile's loads
-//           overlap this tile's arithmetic; a work-item's TN columns are strided by the
-//           group's width, so a warp reads consecutive local-memory words, and the A
-//           tile's rows are padded by one word, so its two rows a warp reads at once sit
-//           in different banks.
+//   device: 128×128 blocks, BK = 8, 8×8 per work-item (256 work-items; fp64 64×64, 4×4),
+//           compiled for two resident groups per multiprocessor (kapi::LaunchBounds).
+//           Tiles are double-buffered: the next tile's global loads (16-byte vectors,
+//           consecutive work-items on consecutive addresses) are in flight while this
+//           tile is multiplied, one barrier per step. A is stored transposed and each
+//           work-item's rows and columns of C are two runs of 4 (fp64: 2), so it reads
+//           its fragments with 16-byte local-memory loads: 4 loads per 64 multiply-adds.
 //   host:   128×128 blocks, BK = 256, 8×32 per work-item (64 work-items; fp64 128×64 with
 //           8×16). One host thread runs the group: a work-item's TN columns are
 //           contiguous (two SIMD registers per row of its block, 16 accumulators), the B
@@ -23,9 +24,11 @@
 //           the matrix (copied, zero-padded, at the edges), and consecutive groups walk
 //           down a column of C so the B tiles they share are still in cache.
 #include <cstddef>
+#include <type_traits>
 
 #include <kapi/kapi.hpp>
-#include <kapi_apps/unroll.hpp>
+#include <kapi/register_block.hpp>
+#include <kapi/tile_copy.hpp>
 
 namespace matmul {
 
@@ -33,7 +36,7 @@ namespace matmul {
 /// of C per work-item.
 template <class T, bool Host>
 struct TunedShape {  // float, and the fallback for other types
-  static constexpr int BM = 128, BN = 128, BK = Host ? 256 : 16;
+  static constexpr int BM = 128, BN = 128, BK = Host ? 256 : 8;
   static constexpr int TM = 8, TN = Host ? 32 : 8;
 };
 template <bool Host>
@@ -46,13 +49,25 @@ template <class T, class Shape, bool Host>
 struct Tuned {
   static constexpr int BM = Shape::BM, BN = Shape::BN, BK = Shape::BK, TM = Shape::TM, TN = Shape::TN;
   static constexpr int rows = BM / TM, cols = BN / TN, items = rows * cols;
-  static constexpr int a_per_item = BM * BK / items, b_per_item = BK * BN / items;
   static_assert(BM % TM == 0 && BN % TN == 0, "work-item blocks must tile the group's block");
-  static_assert((BM * BK) % items == 0 && (BK * BN) % items == 0, "tiles must split evenly over the work-items");
-  static_assert(!Host || (a_per_item % BK == 0 && b_per_item % BN == 0), "host copies are whole rows");
-  // Row stride of the A tile. On a device one more than BK: the two A rows a warp reads
-  // at once then fall in different local-memory banks.
-  static constexpr int a_stride = Host ? BK : BK + 1;
+  // Device: two groups per multiprocessor (at most 128 registers per work-item).
+  using launch_bounds = kapi::LaunchBounds<items, Host ? 1 : 2>;
+
+  // Device: a work-item's TM rows (TN columns) are runs of W, runs BM / (TM / W) apart,
+  // so the rows of a warp's work-items interleave and fragments are aligned Vec loads.
+  static constexpr int W = Host ? 1 : kapi::vec_width_16_bytes<T>;
+  static_assert(Host || (TM % W == 0 && TN % W == 0), "device blocks are whole runs of vectors");
+  // Device A tile: transposed, [BK][a_stride], padded by a vector so that the transposing
+  // stores of a warp fall in different banks. Host A tile: [BM][BK].
+  static constexpr int a_stride = Host ? BK : BM + W;
+  static constexpr int a_tile_size = Host ? BM * BK : BK * a_stride, b_tile_size = BK * BN;
+  static constexpr int buffers = Host ? 1 : 2;  // device tiles are double-buffered
+
+  using ALayout = std::conditional_t<Host, kapi::tile_layout::RowMajor<BK>, kapi::tile_layout::Transposed<a_stride>>;
+  using BLayout = std::conditional_t<Host, kapi::tile_layout::Panels<BK, TN>, kapi::tile_layout::RowMajor<BN>>;
+  using ACopy = kapi::TileCopy<T, BM, BK, items, ALayout>;
+  using BCopy = kapi::TileCopy<T, BK, BN, items, BLayout>;
+  using Block = kapi::RegisterBlock<T, TM, TN>;
 
   // Dimensions of the nd-range: device (rows, columns), so that consecutive work-items
   // take consecutive columns; host (columns, rows), so that consecutive groups, which
@@ -71,166 +86,94 @@ struct Tuned {
 
   template <class A, class B, class C>
   KOKKOS_INLINE_FUNCTION void operator()(const kapi::NdItem<2>& it, const A& a, const B& b, const C& c,
-                                         const kapi::LocalAccessor<T, 1>& a_tile,
-                                         const kapi::LocalAccessor<T, 1>& b_tile) const {
+                                         const kapi::LocalAccessor<T, 1>& a_tiles,
+                                         const kapi::LocalAccessor<T, 1>& b_tiles) const {
     const int ty = static_cast<int>(it.get_local_id(row_dim)), tx = static_cast<int>(it.get_local_id(col_dim));
     const int lid = ty * cols + tx;
     const std::size_t row0 = it.get_group().get_group_id(row_dim) * BM;
     const std::size_t col0 = it.get_group().get_group_id(col_dim) * BN;
-    const std::size_t m = c.extent(0), n = c.extent(1), k_extent = a.extent(1);
-    T* const as = a_tile.get_pointer();  // [BM][a_stride]
-    T* const bs = b_tile.get_pointer();  // device [BK][BN]; host BN/TN panels of [BK][TN]
-    kapi::PrivateArray<T, TM, TN> acc(true);
-
+    Block block;
     if constexpr (Host) {
-      const bool rows_inside = row0 + BM <= m;
-      for (std::size_t k0 = 0; k0 < k_extent; k0 += BK) {
-        // Where the block of A lies inside the matrix its rows are read in place (each
-        // work-item streams its TM rows; the work-items of a row of the group share them
-        // through the cache); only edge blocks are copied, zero-padded, to the A tile.
-        const bool a_in_place = rows_inside && k0 + BK <= k_extent;
-        if (!a_in_place) copy_rows(a, as, lid * (a_per_item / BK), a_per_item / BK, BK, row0, k0, m, k_extent);
-        copy_b_panels(b, bs, lid * (b_per_item / BN), b_per_item / BN, k0, col0, k_extent, n);
-        kapi::group_barrier(it.get_group());
-        if (a_in_place) {
-          multiply_tile_host(&a(row0 + std::size_t(ty) * TM, k0), a.stride(0), bs + tx * BK * TN, acc);
-        } else {
-          multiply_tile_host(as + ty * TM * BK, BK, bs + tx * BK * TN, acc);
-        }
-        kapi::group_barrier(it.get_group());
-      }
+      run_host(it, a, b, a_tiles.get_pointer(), b_tiles.get_pointer(), row0, col0, ty, tx, lid, block);
+      block.store(c, [&](int i) { return row0 + std::size_t(ty) * TM + i; },
+                  [&](int j) { return col0 + std::size_t(tx) * TN + j; });
     } else {
-      T a_next[a_per_item], b_next[b_per_item];
-      if (k_extent > 0) fetch(a, b, lid, row0, col0, 0, m, n, k_extent, a_next, b_next);
-      for (std::size_t k0 = 0; k0 < k_extent; k0 += BK) {
-        KAPI_APPS_UNROLL
-        for (int s = 0; s < a_per_item; ++s) {
-          const int e = lid + s * items;
-          as[(e / BK) * a_stride + e % BK] = a_next[s];
-        }
-        KAPI_APPS_UNROLL
-        for (int s = 0; s < b_per_item; ++s) bs[lid + s * items] = b_next[s];
-        kapi::group_barrier(it.get_group());
-        if (k0 + BK < k_extent) fetch(a, b, lid, row0, col0, k0 + BK, m, n, k_extent, a_next, b_next);
-        multiply_tile(as + ty * TM * a_stride, bs + tx, acc);
-        kapi::group_barrier(it.get_group());
-      }
-    }
-
-    const std::size_t r0 = row0 + std::size_t(ty) * TM;
-    KAPI_APPS_UNROLL
-    for (int i = 0; i < TM; ++i) {
-      if (r0 + i >= m) break;
-      KAPI_APPS_UNROLL
-      for (int j = 0; j < TN; ++j) {
-        const std::size_t col = col0 + column(tx, j);
-        if (col < n) c(r0 + i, col) = acc(i, j);
-      }
+      run_device(it, a, b, a_tiles.get_pointer(), b_tiles.get_pointer(), row0, col0, ty, tx, lid, block);
+      const auto a_rows = a_fragment(nullptr, ty);
+      const auto b_cols = b_fragment(nullptr, tx);
+      block.store(c, [&](int i) { return row0 + std::size_t(ty) * W + a_rows.position(i); },
+                  [&](int j) { return col0 + std::size_t(tx) * W + b_cols.position(j); });
     }
   }
 
-  // The column of the group's block that work-item column tx holds as its j-th.
-  KOKKOS_INLINE_FUNCTION static int column(int tx, int j) { return Host ? tx * TN + j : tx + j * cols; }
-
-  // Host: acc += (TM rows of A, lda apart) · (this work-item's BK×TN panel of the B tile).
-  KAPI_APPS_NOINLINE_ON_HOST KOKKOS_FUNCTION static void multiply_tile_host(const T* a_rows, std::size_t lda,
-                                                                          const T* b_panel,
-                                                                          kapi::PrivateArray<T, TM, TN>& acc) {
-    // A working copy the compiler keeps in SIMD registers: a row of the block is one or
-    // two vectors, updated by a broadcast A element times a row of the B tile.
-    T block[TM][TN];
-    for (int i = 0; i < TM; ++i)
-      for (int j = 0; j < TN; ++j) block[i][j] = acc(i, j);
-    for (int k = 0; k < BK; ++k) {
-      const T* b_row = b_panel + k * TN;
-      KAPI_APPS_UNROLL
-      for (int i = 0; i < TM; ++i) {
-        const T a_ik = a_rows[i * lda + k];
-        KAPI_APPS_SIMD_LOOP
-        for (int j = 0; j < TN; ++j) block[i][j] += a_ik * b_row[j];
-      }
-    }
-    for (int i = 0; i < TM; ++i)
-      for (int j = 0; j < TN; ++j) acc(i, j) = block[i][j];
+  // Device fragments: work-item row ty's TM rows of an A tile, column tx's TN columns of a B tile.
+  KOKKOS_INLINE_FUNCTION static kapi::fragment::Runs<T, TM, W> a_fragment(const T* a_tile, int ty) {
+    return {a_tile + ty * W, a_stride, BM / (TM / W)};
+  }
+  KOKKOS_INLINE_FUNCTION static kapi::fragment::Runs<T, TN, W> b_fragment(const T* b_tile, int tx) {
+    return {b_tile + tx * W, BN, BN / (TN / W)};
   }
 
-  // Device: acc += (TM rows of the A tile) · (TN strided columns of the B tile), over BK.
-  KOKKOS_INLINE_FUNCTION static void multiply_tile(const T* a_rows, const T* b_cols, kapi::PrivateArray<T, TM, TN>& acc) {
-    KAPI_APPS_UNROLL
-    for (int k = 0; k < BK; ++k) {
-      T av[TM], bv[TN];
-      KAPI_APPS_UNROLL
-      for (int i = 0; i < TM; ++i) av[i] = a_rows[i * a_stride + k];
-      KAPI_APPS_UNROLL
-      for (int j = 0; j < TN; ++j) bv[j] = b_cols[k * BN + j * cols];
-      KAPI_APPS_UNROLL
-      for (int i = 0; i < TM; ++i) {
-        KAPI_APPS_UNROLL
-        for (int j = 0; j < TN; ++j) acc(i, j) += av[i] * bv[j];
-      }
-    }
-  }
-
-  // Host: rows [first, first + count) of a tile `width` wide, from matrix rows starting
-  // at row0 and columns at col0; zeros outside the matrix (extent rows × cols).
-  template <class M>
-  KOKKOS_INLINE_FUNCTION static void copy_rows(const M& mat, T* tile, int first, int count, int width,
-                                               std::size_t row0, std::size_t col0, std::size_t rows_extent,
-                                               std::size_t cols_extent) {
-    for (int r = first; r < first + count; ++r) {
-      T* dst = tile + r * width;
-      const std::size_t row = row0 + r;
-      if (row < rows_extent && col0 + width <= cols_extent) {
-        const T* src = &mat(row, col0);
-        for (int q = 0; q < width; ++q) dst[q] = src[q];
-      } else {
-        for (int q = 0; q < width; ++q) dst[q] = (row < rows_extent && col0 + q < cols_extent) ? mat(row, col0 + q) : T(0);
-      }
-    }
-  }
-
-  // Host: rows [first, first + count) of the BK×BN block of B at (k0, col0) into the B
-  // tile, stored as BN/TN panels of BK×TN (panel tx holds work-item column tx's columns,
-  // so its multiply streams through contiguous memory); zeros outside the matrix.
-  template <class M>
-  KOKKOS_INLINE_FUNCTION static void copy_b_panels(const M& b, T* tile, int first, int count, std::size_t k0,
-                                                   std::size_t col0, std::size_t k_extent, std::size_t n) {
-    for (int r = first; r < first + count; ++r) {
-      const std::size_t k = k0 + r;
-      const bool whole_row = k < k_extent && col0 + BN <= n;
-      const T* src = whole_row ? &b(k, col0) : nullptr;
-      for (int panel = 0; panel < cols; ++panel) {
-        T* dst = tile + (std::size_t(panel) * BK + r) * TN;
-        if (whole_row) {
-          for (int j = 0; j < TN; ++j) dst[j] = src[panel * TN + j];
-        } else {
-          for (int j = 0; j < TN; ++j) {
-            const std::size_t col = col0 + std::size_t(panel) * TN + j;
-            dst[j] = (k < k_extent && col < n) ? b(k, col) : T(0);
-          }
-        }
-      }
-    }
-  }
-
-  // Device: this work-item's elements of the next A and B tiles, consecutive work-items
-  // on consecutive elements of a row.
   template <class A, class B>
-  KOKKOS_INLINE_FUNCTION static void fetch(const A& a, const B& b, int lid, std::size_t row0, std::size_t col0,
-                                           std::size_t k0, std::size_t m, std::size_t n, std::size_t k_extent,
-                                           T (&a_next)[a_per_item], T (&b_next)[b_per_item]) {
-    KAPI_APPS_UNROLL
-    for (int s = 0; s < a_per_item; ++s) {
-      const int e = lid + s * items;
-      const std::size_t row = row0 + e / BK, k = k0 + e % BK;
-      a_next[s] = (row < m && k < k_extent) ? a(row, k) : T(0);
+  KOKKOS_INLINE_FUNCTION static void run_device(const kapi::NdItem<2>& it, const A& a, const B& b, T* as, T* bs,
+                                                std::size_t row0, std::size_t col0, int ty, int tx, int lid,
+                                                Block& block) {
+    const std::size_t k_extent = a.extent(1);
+    ACopy a_copy;
+    BCopy b_copy;
+    a_copy.copy(a, row0, 0, as, lid);
+    b_copy.copy(b, 0, col0, bs, lid);
+    kapi::group_barrier(it.get_group());
+    int buf = 0;
+    for (std::size_t k0 = 0; k0 < k_extent; k0 += BK) {
+      const bool more = k0 + BK < k_extent;
+      if (more) {  // the next tiles' loads fly while this tile is multiplied
+        a_copy.fetch(a, row0, k0 + BK, lid);
+        b_copy.fetch(b, k0 + BK, col0, lid);
+      }
+      block.template multiply_accumulate<BK>(a_fragment(as + buf * a_tile_size, ty),
+                                             b_fragment(bs + buf * b_tile_size, tx));
+      if (more) {
+        a_copy.store(as + (buf ^ 1) * a_tile_size, lid);
+        b_copy.store(bs + (buf ^ 1) * b_tile_size, lid);
+      }
+      kapi::group_barrier(it.get_group());
+      buf ^= 1;
     }
-    KAPI_APPS_UNROLL
-    for (int s = 0; s < b_per_item; ++s) {
-      const int e = lid + s * items;
-      const std::size_t k = k0 + e / BN, col = col0 + e % BN;
-      b_next[s] = (k < k_extent && col < n) ? b(k, col) : T(0);
+  }
+
+  template <class A, class B>
+  KOKKOS_INLINE_FUNCTION static void run_host(const kapi::NdItem<2>& it, const A& a, const B& b, T* as, T* bs,
+                                              std::size_t row0, std::size_t col0, int ty, int tx, int lid,
+                                              Block& block) {
+    const std::size_t m = a.extent(0), k_extent = a.extent(1);
+    const bool rows_inside = row0 + BM <= m;
+    for (std::size_t k0 = 0; k0 < k_extent; k0 += BK) {
+      // Where the block of A lies inside the matrix its rows are read in place (each
+      // work-item streams its TM rows; the work-items of a row of the group share them
+      // through the cache); only edge blocks are copied, zero-padded, to the A tile.
+      const bool a_in_place = rows_inside && k0 + BK <= k_extent;
+      if (!a_in_place) ACopy::copy_rows(a, row0, k0, as, lid);
+      BCopy::copy_rows(b, k0, col0, bs, lid);
+      kapi::group_barrier(it.get_group());
+      const kapi::fragment::Contiguous<T, TN> b_panel{bs + tx * BK * TN, TN};
+      if (a_in_place) {
+        multiply_host(kapi::fragment::Strided<T, TM>{&a(row0 + std::size_t(ty) * TM, k0), 1, std::ptrdiff_t(a.stride(0))},
+                      b_panel, block);
+      } else {
+        multiply_host(kapi::fragment::Strided<T, TM>{as + ty * TM * BK, 1, BK}, b_panel, block);
+      }
+      kapi::group_barrier(it.get_group());
     }
+  }
+
+  // Host: the multiply as a function of its own, where GCC keeps the block in SIMD
+  // registers (inlined into the work-item's large body, it spills).
+  template <class FragmentA>
+  KAPI_NOINLINE_ON_HOST KOKKOS_FUNCTION static void multiply_host(const FragmentA& a,
+                                                                     const kapi::fragment::Contiguous<T, TN>& b,
+                                                                     Block& block) {
+    block.template multiply_accumulate<BK>(a, b);
   }
 };
 
@@ -240,8 +183,8 @@ void multiply_tuned(const ExecSpace& space, const A& a, const B& b, const C& c) 
   using T = typename C::non_const_value_type;
   constexpr bool host = kapi::detail::runs_on_host<ExecSpace>;
   using Kernel = Tuned<T, TunedShape<T, host>, host>;
-  kapi::LocalAccessor<T, 1> a_tile(Kernel::BM * Kernel::a_stride), b_tile(Kernel::BK * Kernel::BN);
-  kapi::call_kernel(space, Kernel{}, Kernel::range(c.extent(0), c.extent(1)), a, b, c, a_tile, b_tile);
+  kapi::LocalAccessor<T, 1> a_tiles(Kernel::buffers * Kernel::a_tile_size), b_tiles(Kernel::buffers * Kernel::b_tile_size);
+  kapi::call_kernel(space, Kernel{}, Kernel::range(c.extent(0), c.extent(1)), a, b, c, a_tiles, b_tiles);
 }
 
 }  // namespace matmul

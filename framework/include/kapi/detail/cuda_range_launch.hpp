@@ -1,13 +1,16 @@
 #pragma once
 // Range kernels on CUDA, launched directly on the execution space's stream.
 // Kokkos 3.4's RangePolicy and MDRangePolicy launches reach a fraction of HBM bandwidth
-// on Hopper (grid-stride loops over a capped grid, MDRange tiling by block loops); a
-// range kernel needs no team machinery, so one thread per work-item in a plain grid
-// whose x dimension runs along the contiguous (last) dimension streams at full rate.
+// on Hopper (MDRange tiling by block loops); a range kernel needs no team machinery.
+// The grid's x dimension runs along the contiguous (last) dimension; the grid holds
+// about cuda_range_waves times the blocks the device runs at once, and its threads
+// stride over the rest: a block per few work-items would spend more time being
+// scheduled than storing (a work-item of a streaming kernel moves a few bytes).
 #include "../config.hpp"
 
 #if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
 #define KAPI_HAS_CUDA_RANGE_LAUNCH 1
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -18,11 +21,13 @@ namespace kapi::detail {
 inline constexpr unsigned cuda_range_block_x = 32, cuda_range_block_y = 8;
 inline constexpr unsigned cuda_range_block_1d = 256;
 inline constexpr std::int64_t cuda_max_grid_yz = 65535;
+inline constexpr std::int64_t cuda_range_waves = 8;
 
 template <class Functor>
 __global__ void __launch_bounds__(256) cuda_range_1d(const Functor f, const std::int64_t n) {
-  const std::int64_t i = std::int64_t(blockIdx.x) * cuda_range_block_1d + threadIdx.x;
-  if (i < n) f(i);
+  for (std::int64_t i = std::int64_t(blockIdx.x) * cuda_range_block_1d + threadIdx.x; i < n;
+       i += std::int64_t(gridDim.x) * cuda_range_block_1d)
+    f(i);
 }
 
 // Dimension 1 along x (contiguous); dimension 0 along y with a grid-stride loop where
@@ -55,19 +60,24 @@ inline void check_cuda_launch(const char* what) {
 
 template <class Functor, int N>
 void cuda_launch_range(const Kokkos::Cuda& space, const Functor& f, const std::size_t (&extent)[N]) {
-  auto blocks = [](std::int64_t n, unsigned per) { return (n + per - 1) / per; };
-  auto capped = [](std::int64_t n) { return unsigned(n < cuda_max_grid_yz ? n : cuda_max_grid_yz); };
+  auto blocks = [](std::int64_t n, std::int64_t per) { return (n + per - 1) / per; };
+  auto clamp = [](std::int64_t n, std::int64_t hi) { return unsigned(n < 1 ? 1 : n < hi ? n : hi); };
+  // Blocks for cuda_range_waves waves of 256-thread blocks on this device.
+  const std::int64_t grid_blocks = cuda_range_waves * std::int64_t(space.concurrency()) / 256;
   cudaStream_t stream = space.cuda_stream();
   if constexpr (N == 1) {
     const auto n = std::int64_t(extent[0]);
-    cuda_range_1d<<<dim3(unsigned(blocks(n, cuda_range_block_1d))), dim3(cuda_range_block_1d), 0, stream>>>(f, n);
+    cuda_range_1d<<<dim3(clamp(blocks(n, cuda_range_block_1d), grid_blocks)), dim3(cuda_range_block_1d), 0, stream>>>(f, n);
   } else if constexpr (N == 2) {
     const auto n0 = std::int64_t(extent[0]), n1 = std::int64_t(extent[1]);
-    const dim3 grid(unsigned(blocks(n1, cuda_range_block_x)), capped(blocks(n0, cuda_range_block_y)));
+    const std::int64_t gx = blocks(n1, cuda_range_block_x);
+    const dim3 grid(unsigned(gx), clamp(blocks(n0, cuda_range_block_y), std::min(cuda_max_grid_yz, blocks(grid_blocks, gx))));
     cuda_range_2d<<<grid, dim3(cuda_range_block_x, cuda_range_block_y), 0, stream>>>(f, n0, n1);
   } else {
     const auto n0 = std::int64_t(extent[0]), n1 = std::int64_t(extent[1]), n2 = std::int64_t(extent[2]);
-    const dim3 grid(unsigned(blocks(n2, cuda_range_block_x)), capped(blocks(n1, cuda_range_block_y)), capped(n0));
+    const std::int64_t gx = blocks(n2, cuda_range_block_x);
+    const unsigned gy = clamp(blocks(n1, cuda_range_block_y), cuda_max_grid_yz);
+    const dim3 grid(unsigned(gx), gy, clamp(n0, std::min(cuda_max_grid_yz, blocks(grid_blocks, gx * gy))));
     cuda_range_3d<<<grid, dim3(cuda_range_block_x, cuda_range_block_y), 0, stream>>>(f, n0, n1, n2);
   }
   check_cuda_launch("a range kernel");
