@@ -9,7 +9,8 @@
 #   --full       the full sweep (GPU sizes, 5 repetitions of >= 0.5 s); default: quick
 #                (3 repetitions of >= 0.1 s, sizes limited per backend: minutes on 2 cores)
 #   --apps LIST  the benchmarks to run (default: every bench_<name> binary of the build:
-#                matmul, reduce, init3d, and launch, the cost of one kernel launch)
+#                matmul, reduce, init3d, and launch, the cost of one kernel launch, then
+#                the others, e.g. apps made by ./kapi new, by name)
 #   --out DIR    the results folder (default results/<config>-<host>-<date>[-N]; on CUDA
 #                configurations the GPU's model instead of the host, e.g. cuda-hopper-h200-...)
 #   --no-verify  skip the apps' command-line verification
@@ -40,7 +41,7 @@ while [ $# -gt 0 ]; do
     --out=*) out=${1#--out=} ;;
     --no-verify) verify=0 ;;
     --) shift; extra=("$@"); break ;;
-    -h | --help) sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "run-suite: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -53,6 +54,10 @@ if [ ! -d "$build" ]; then
 fi
 if [ -z "$apps" ]; then
   for app in matmul reduce init3d launch; do [ -x "$build/bench/bench_$app" ] && apps+="$app "; done
+  for exe in "$build"/bench/bench_*; do
+    app=${exe##*/bench_}
+    [ -f "$exe" ] && [ -x "$exe" ] && [[ " $apps " != *" $app "* ]] && apps+="$app "
+  done
 fi
 apps=$(echo $apps)
 [ -n "$apps" ] || { echo "run-suite: no benchmark binaries in ${build#$root/}/bench" >&2; exit 2; }
