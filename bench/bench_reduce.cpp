@@ -10,8 +10,10 @@
 //                                   that name, which is not run a second time
 //   library     kokkos-blas-sum     KokkosBlas::sum (the app's variant), for reference
 //   kapi        the other variants of reduce::variants()
-// Every operation returns the sum on the host, as reduce::sum does. Work: n·4 bytes read
-// per run. Check: exact. x[i] is 0.5, -0.25, -0.25 by i mod 3, plus 1 where i mod 1024
+// Every operation returns the sum on the host, as reduce::sum does. On CUDA the anchor
+// and the kapi group variants (kapi::reduce) do the same work around their kernels: a
+// 4-byte cudaMemcpyAsync into pinned host memory on the space's stream, then one stream
+// synchronisation. Work: n·4 bytes read per run. Check: exact. x[i] is 0.5, -0.25, -0.25 by i mod 3, plus 1 where i mod 1024
 // is 5: all partial sums are small multiples of 1/4, exact in fp32 in any order.
 #include <limits>
 #include <vector>

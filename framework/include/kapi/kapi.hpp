@@ -2,7 +2,9 @@
 // kapi: the numba-dpex kernel_api / SYCL execution model on Kokkos. One include.
 #include "atomic_ref.hpp"
 #include "barrier.hpp"
+#include "chunk_reduce.hpp"
 #include "device_limits.hpp"
+#include "device_reduce.hpp"
 #include "errors.hpp"
 #include "functional.hpp"
 #include "group.hpp"
@@ -15,6 +17,7 @@
 #include "phased.hpp"
 #include "private_array.hpp"
 #include "range.hpp"
+#include "reduce_tuning.hpp"
 #include "register_block.hpp"
 #include "tile_copy.hpp"
 #include "unroll.hpp"

@@ -71,8 +71,12 @@ struct NdRangeBody {
   /// The group's local memory (every LocalAccessor argument), from its Kokkos team scratch.
   template <class TeamMember>
   KAPI_FUNCTION char* group_scratch(const TeamMember& team) const {
-    return layout.total ? static_cast<char*>(team.team_scratch(scratch_level).get_shmem_aligned(layout.total, scratch_alignment))
-                        : nullptr;
+    if (!layout.total) return nullptr;
+    // Two constant levels rather than team_scratch(scratch_level): a run-time level makes
+    // Kokkos keep its scratch cursors in a stack frame (local memory) on a device.
+    void* p = scratch_level == 0 ? team.team_scratch(0).get_shmem_aligned(layout.total, scratch_alignment)
+                                 : team.team_scratch(1).get_shmem_aligned(layout.total, scratch_alignment);
+    return static_cast<char*>(p);
   }
 
   KAPI_FUNCTION void run_item(std::size_t group_linear, std::size_t local_linear, char* scratch,

@@ -33,16 +33,18 @@
 namespace matmul {
 
 /// Block sizes of the tuned kernel: BM×BN of C per work-group, BK of K per step, TM×TN
-/// of C per work-item.
+/// of C per work-item; on a device, min_groups groups resident per multiprocessor.
 template <class T, bool Host>
 struct TunedShape {  // float, and the fallback for other types
   static constexpr int BM = 128, BN = 128, BK = Host ? 256 : 8;
   static constexpr int TM = 8, TN = Host ? 32 : 8;
+  static constexpr int min_groups = Host ? 1 : 2;
 };
 template <bool Host>
 struct TunedShape<double, Host> {
   static constexpr int BM = Host ? 128 : 64, BN = 64, BK = Host ? 256 : 8;
   static constexpr int TM = Host ? 8 : 4, TN = Host ? 16 : 4;
+  static constexpr int min_groups = Host ? 1 : 2;
 };
 
 template <class T, class Shape, bool Host>
@@ -50,8 +52,9 @@ struct Tuned {
   static constexpr int BM = Shape::BM, BN = Shape::BN, BK = Shape::BK, TM = Shape::TM, TN = Shape::TN;
   static constexpr int rows = BM / TM, cols = BN / TN, items = rows * cols;
   static_assert(BM % TM == 0 && BN % TN == 0, "work-item blocks must tile the group's block");
-  // Device: two groups per multiprocessor (at most 128 registers per work-item).
-  using launch_bounds = kapi::LaunchBounds<items, Host ? 1 : 2>;
+  // Device: the registers budgeted for min_groups groups per multiprocessor (two: at
+  // most 128 per work-item).
+  using launch_bounds = kapi::LaunchBounds<items, Shape::min_groups>;
 
   // Device: a work-item's TM rows (TN columns) are runs of W, runs BM / (TM / W) apart,
   // so the rows of a warp's work-items interleave and fragments are aligned Vec loads.
@@ -177,14 +180,20 @@ struct Tuned {
   }
 };
 
+/// C = A·B with the tuned kernel of the given shape.
+template <class Shape, class ExecSpace, class A, class B, class C>
+void multiply_tuned_shaped(const ExecSpace& space, const A& a, const B& b, const C& c) {
+  using T = typename C::non_const_value_type;
+  using Kernel = Tuned<T, Shape, kapi::detail::runs_on_host<ExecSpace>>;
+  kapi::LocalAccessor<T, 1> a_tiles(Kernel::buffers * Kernel::a_tile_size), b_tiles(Kernel::buffers * Kernel::b_tile_size);
+  kapi::call_kernel(space, Kernel{}, Kernel::range(c.extent(0), c.extent(1)), a, b, c, a_tiles, b_tiles);
+}
+
 /// C = A·B with the tuned kernel, shaped for the kind of backend `space` is.
 template <class ExecSpace, class A, class B, class C>
 void multiply_tuned(const ExecSpace& space, const A& a, const B& b, const C& c) {
   using T = typename C::non_const_value_type;
-  constexpr bool host = kapi::detail::runs_on_host<ExecSpace>;
-  using Kernel = Tuned<T, TunedShape<T, host>, host>;
-  kapi::LocalAccessor<T, 1> a_tiles(Kernel::buffers * Kernel::a_tile_size), b_tiles(Kernel::buffers * Kernel::b_tile_size);
-  kapi::call_kernel(space, Kernel{}, Kernel::range(c.extent(0), c.extent(1)), a, b, c, a_tiles, b_tiles);
+  multiply_tuned_shaped<TunedShape<T, kapi::detail::runs_on_host<ExecSpace>>>(space, a, b, c);
 }
 
 }  // namespace matmul

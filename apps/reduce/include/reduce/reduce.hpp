@@ -11,6 +11,7 @@
 //   recursive              the seed's recursive work-group reduction in local memory
 //   single-pass            one nd-range launch: reduce_over_group, then the last group to
 //                          finish (an atomic counter) adds the groups' partial sums
+//                          (both: kapi::reduce of kapi/device_reduce.hpp with kapi::plus)
 //   kokkos-parallel-reduce anchor: Kokkos::parallel_reduce over a RangePolicy
 //   kokkos-blas-sum        anchor: KokkosBlas::sum (needs Kokkos Kernels)
 // Element types: int32, int64 (exact), float, double.
@@ -87,16 +88,6 @@ double error_bound(const std::string& variant, const ExecSpace& space, std::size
   } else {
     return double(error_depth<T>(variant, space, n)) * double(std::numeric_limits<T>::epsilon()) * abs_sum;
   }
-}
-
-template <class T, class ExecSpace>
-void Workspace<T, ExecSpace>::reserve(std::size_t n) {
-  buffer(0, (n + 1) / 2);  // pairwise copy
-  const auto passes = detail::recursive_passes<T>(space_, n ? n : 1, RecursiveConfig{});
-  buffer(0, passes[0].groups);
-  if (passes.size() > 1) buffer(1, passes[1].groups);
-  buffer(0, single_pass_shape<T>(space_, n).groups);
-  counter();
 }
 
 }  // namespace reduce

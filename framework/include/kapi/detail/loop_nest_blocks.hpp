@@ -68,19 +68,28 @@ struct TilesOnTeams {
   Body body;
   Extents e;
   index_type tile[3], tiles[3];
-  FastShape tile_shape, tiles_shape;
+  FastShape tile_shape;
+  FastDivisor columns_k;       // tile columns {j, k} -> (g1, g2)
+  FastDivisor columns;         // work units -> (chunk of i tiles, tile column)
+  std::uint32_t units, chunk;  // work units; tiles along i per unit
 
-  std::uint32_t count;  // tiles in all
-
-  // A team takes tile after tile (league-stride), each thread always the same point of
-  // its tile: a tile is only a few hundred bytes, too little work for a block's start-up.
+  // A work unit is a column of tiles along i (fixed j and k tiles) or a chunk of one: a
+  // thread keeps its j and k and steps i, so moving to the next tile costs an add, not a
+  // division, and the body's j and k terms stay loop-invariant. A team takes unit after
+  // unit (league-stride) when there are more units than teams.
   KAPI_FUNCTION void operator()(const Member& team) const {
-    std::uint32_t g[3], t[3];
+    std::uint32_t t[3];
     tile_shape.split(static_cast<std::uint32_t>(team.team_rank()), t);
-    for (std::uint32_t linear = team.league_rank(); linear < count; linear += team.league_size()) {
-      tiles_shape.split(linear, g);
-      const index_type i = g[0] * tile[0] + t[0], j = g[1] * tile[1] + t[1], k = g[2] * tile[2] + t[2];
-      if (i < e.n[0] && j < e.n[1] && k < e.n[2]) body(i, j, k);
+    for (std::uint32_t unit = team.league_rank(); unit < units; unit += team.league_size()) {
+      const std::uint32_t c = columns.divide(unit), column = unit - c * columns.divisor();
+      const std::uint32_t g1 = columns_k.divide(column), g2 = column - g1 * columns_k.divisor();
+      const index_type j = g1 * tile[1] + t[1], k = g2 * tile[2] + t[2];
+      if (j >= e.n[1] || k >= e.n[2]) continue;
+      const index_type chunk_end = index_type(c + 1) * chunk, g0_end = chunk_end < tiles[0] ? chunk_end : tiles[0];
+      for (index_type g0 = index_type(c) * chunk; g0 < g0_end; ++g0) {
+        const index_type i = g0 * tile[0] + t[0];
+        if (i < e.n[0]) body(i, j, k);
+      }
     }
   }
 };
@@ -185,13 +194,24 @@ struct Tiles {
                            Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_type>>(space, 0, count), f);
     } else {
       const index_type threads = tile[0] * tile[1] * tile[2];
-      const auto all = static_cast<std::uint32_t>(detail::checked_league(count, name()));
-      detail::TilesOnTeams<Body, detail::TeamMember<ExecSpace>> f{
-          body, e, {tile[0], tile[1], tile[2]}, {tiles[0], tiles[1], tiles[2]}, detail::fast_shape(tile),
-          detail::fast_shape(tiles), all};
-      // Enough teams to fill the device eight times over; each walks its share of tiles.
+      // Units: tile columns, split along i into enough chunks for ~16 waves of teams.
+      const index_type columns = tiles[1] * tiles[2];
       const index_type resident = std::max<index_type>(1, index_type(space.concurrency()) / threads);
-      detail::launch_blocks(space, "kapi::nest::tiles", static_cast<int>(std::min(count, 8 * resident)), threads, f,
+      const index_type chunks = std::min(tiles[0], std::max<index_type>(1, detail::ceil_div(16 * resident, columns)));
+      const index_type chunk = detail::ceil_div(tiles[0], chunks);
+      const index_type units = detail::ceil_div(tiles[0], chunk) * columns;
+      detail::checked_league(units, name());
+      detail::TilesOnTeams<Body, detail::TeamMember<ExecSpace>> f{
+          body,
+          e,
+          {tile[0], tile[1], tile[2]},
+          {tiles[0], tiles[1], tiles[2]},
+          detail::fast_shape(tile),
+          detail::FastDivisor(static_cast<std::uint32_t>(tiles[2])),
+          detail::FastDivisor(static_cast<std::uint32_t>(columns)),
+          static_cast<std::uint32_t>(units),
+          static_cast<std::uint32_t>(chunk)};
+      detail::launch_blocks(space, "kapi::nest::tiles", static_cast<int>(std::min(units, 64 * resident)), threads, f,
                             name());
     }
   }
