@@ -14,7 +14,7 @@
 //   fragment::Runs<T, N, W>        p[k·k_step + (i / W)·run_stride + i % W], read as
 //                                  N / W aligned Vec loads (GPU: few local-memory loads)
 // Strided and Contiguous elements are read in place (direct); Runs into registers first.
-// and position(i) gives the row or column of C that element i belongs to, relative to p.
+// A fragment's position(i) gives the row or column of C that element i belongs to, relative to p.
 #include <cstddef>
 
 #include "unroll.hpp"
@@ -58,7 +58,7 @@ struct Runs {
   static constexpr int size = N;
   static constexpr bool direct = false;  // read only as whole Vecs
   const T* p;  // aligned to W elements, as are k_step and run_stride
-  int k_step, run_stride;
+  std::ptrdiff_t k_step, run_stride;
   KAPI_FUNCTION void load(int k, T (&out)[N]) const {
     KAPI_UNROLL
     for (int r = 0; r < N / W; ++r) {
@@ -93,27 +93,34 @@ class RegisterBlock {
     // but not a member array (it would load and store it around every multiply-add).
     T acc[TM][TN];
     copy(acc_, acc);
-    // Unrolled on a device (K is a tile's depth, 8 or so); a host loop over a deep tile
-    // stays rolled, its body is already TM·TN / SIMD width multiply-adds.
-    KAPI_DEVICE_UNROLL
-    for (int k = 0; k < K; ++k) {
-      if constexpr (FragmentA::direct && FragmentB::direct) {
-        // Host: an A element broadcast times a row of B, read in place (the SIMD loop).
+    if constexpr (FragmentA::direct && FragmentB::direct) {
+      // Host: an A element broadcast times a row of B, read in place (the SIMD loop);
+      // the loop over a deep tile stays rolled, its body is already TM·TN / SIMD width
+      // multiply-adds.
+      for (int k = 0; k < K; ++k) {
         KAPI_UNROLL
         for (int i = 0; i < TM; ++i) {
           const T a_ki = a.at(k, i);
           KAPI_SIMD_LOOP
           for (int j = 0; j < TN; ++j) acc[i][j] += a_ki * b.at(k, j);
         }
-      } else {
-        // Device: the fragments in registers first (few wide local-memory loads).
-        T av[TM], bv[TN];
-        a.load(k, av);
-        b.load(k, bv);
+      }
+    } else {
+      // Device: the fragments in registers first (few wide local-memory loads), those of
+      // step k + 1 loaded before step k's multiply-adds so that their latency is hidden.
+      T av[2][TM], bv[2][TN];
+      a.load(0, av[0]);
+      b.load(0, bv[0]);
+      KAPI_UNROLL
+      for (int k = 0; k < K; ++k) {
+        if (k + 1 < K) {
+          a.load(k + 1, av[(k + 1) % 2]);
+          b.load(k + 1, bv[(k + 1) % 2]);
+        }
         KAPI_UNROLL
         for (int i = 0; i < TM; ++i) {
           KAPI_UNROLL
-          for (int j = 0; j < TN; ++j) acc[i][j] += av[i] * bv[j];
+          for (int j = 0; j < TN; ++j) acc[i][j] += av[k % 2][i] * bv[k % 2][j];
         }
       }
     }

@@ -28,6 +28,8 @@ namespace tile_layout {
 /// Row r at r·Stride (Stride >= the tile's columns; one more pads away bank conflicts).
 template <int Stride>
 struct RowMajor {
+  template <int Rows, int Cols>
+  static constexpr bool fits = Stride >= Cols;
   static constexpr bool rows_contiguous = true;
   static constexpr int alignment = Stride;  // elements between starts of rows
   static constexpr int run = Stride;        // a row's elements are contiguous in runs of this
@@ -37,6 +39,8 @@ struct RowMajor {
 /// that a work-item reads a run of rows of one column with one vector load.
 template <int Stride>
 struct Transposed {
+  template <int Rows, int Cols>
+  static constexpr bool fits = Stride >= Rows;
   static constexpr bool rows_contiguous = false;
   static constexpr int alignment = 1;
   static constexpr int run = 1;
@@ -46,6 +50,8 @@ struct Transposed {
 /// consumer that walks down a narrow band of columns streams through contiguous memory.
 template <int Rows, int PanelCols>
 struct Panels {
+  template <int TileRows, int Cols>
+  static constexpr bool fits = TileRows == Rows;
   static constexpr bool rows_contiguous = true;
   static constexpr int alignment = PanelCols;
   static constexpr int run = PanelCols;
@@ -74,6 +80,9 @@ class TileCopy {
   static constexpr int per_item = Rows * Cols / (width * Items);
   static_assert(Rows > 0 && Cols > 0 && Items > 0, "kapi::TileCopy: positive shape and work-item count");
   static_assert((Rows * Cols) % Items == 0, "kapi::TileCopy: the tile must split evenly over the work-items");
+  static_assert(Layout::template fits<Rows, Cols>,
+                "kapi::TileCopy: the layout does not fit the tile (RowMajor stride < columns, Transposed "
+                "stride < rows, or Panels of another height): its rows would overlap in local memory");
 
   /// Reads this work-item's share of the block of `src` whose first element is
   /// (row0, col0) into registers; elements outside `src` read as zero.
@@ -130,7 +139,8 @@ class TileCopy {
         const T* from = &src(row, col0);
         for (int c0 = 0; c0 < Cols; c0 += run) {
           T* to = tile + Layout::offset(r, c0);
-          for (int q = 0; q < run; ++q) to[q] = from[c0 + q];
+          const int length = c0 + run <= Cols ? run : Cols - c0;  // a last, partial panel
+          for (int q = 0; q < length; ++q) to[q] = from[c0 + q];
         }
       } else {
         for (int c = 0; c < Cols; ++c)

@@ -33,18 +33,23 @@
 namespace matmul {
 
 /// Block sizes of the tuned kernel: BM×BN of C per work-group, BK of K per step, TM×TN
-/// of C per work-item; on a device, min_groups groups resident per multiprocessor.
+/// of C per work-item; on a device, min_groups groups resident per multiprocessor, and
+/// warp_rows > 0 arranges a warp's 32 work-items as warp_rows × (32 / warp_rows) of the
+/// group's rows × columns of work-items (fewer distinct local-memory words per fragment
+/// load than a warp along one or two rows).
 template <class T, bool Host>
 struct TunedShape {  // float, and the fallback for other types
   static constexpr int BM = 128, BN = 128, BK = Host ? 256 : 8;
   static constexpr int TM = 8, TN = Host ? 32 : 8;
   static constexpr int min_groups = Host ? 1 : 2;
+  static constexpr int warp_rows = 0;  // 0: a warp takes whole rows of work-items
 };
 template <bool Host>
 struct TunedShape<double, Host> {
   static constexpr int BM = Host ? 128 : 64, BN = 64, BK = Host ? 256 : 8;
   static constexpr int TM = Host ? 8 : 4, TN = Host ? 16 : 4;
   static constexpr int min_groups = Host ? 1 : 2;
+  static constexpr int warp_rows = 0;
 };
 
 template <class T, class Shape, bool Host>
@@ -91,8 +96,15 @@ struct Tuned {
   KOKKOS_INLINE_FUNCTION void operator()(const kapi::NdItem<2>& it, const A& a, const B& b, const C& c,
                                          const kapi::LocalAccessor<T, 1>& a_tiles,
                                          const kapi::LocalAccessor<T, 1>& b_tiles) const {
-    const int ty = static_cast<int>(it.get_local_id(row_dim)), tx = static_cast<int>(it.get_local_id(col_dim));
-    const int lid = ty * cols + tx;
+    const int lid = static_cast<int>(it.get_local_id(row_dim)) * cols + static_cast<int>(it.get_local_id(col_dim));
+    int ty = lid / cols, tx = lid % cols;  // this work-item's row and column of the group's blocks
+    if constexpr (!Host && Shape::warp_rows > 0) {
+      constexpr int lanes_x = 32 / Shape::warp_rows, warps_x = cols / lanes_x;
+      static_assert(items % 32 == 0 && cols % lanes_x == 0, "warp tiles must tile the group");
+      const int warp = lid / 32, lane = lid % 32;
+      ty = (warp / warps_x) * Shape::warp_rows + lane / lanes_x;
+      tx = (warp % warps_x) * lanes_x + lane % lanes_x;
+    }
     const std::size_t row0 = it.get_group().get_group_id(row_dim) * BM;
     const std::size_t col0 = it.get_group().get_group_id(col_dim) * BN;
     Block block;
