@@ -194,10 +194,12 @@ struct Tiles {
                            Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_type>>(space, 0, count), f);
     } else {
       const index_type threads = tile[0] * tile[1] * tile[2];
-      // Units: tile columns, split along i into enough chunks for ~16 waves of teams.
+      // Units: tile columns, split along i into enough chunks for ~64 waves of teams (a
+      // thread then writes some tens of points: enough to amortise its start, and teams
+      // short enough to balance).
       const index_type columns = tiles[1] * tiles[2];
       const index_type resident = std::max<index_type>(1, index_type(space.concurrency()) / threads);
-      const index_type chunks = std::min(tiles[0], std::max<index_type>(1, detail::ceil_div(16 * resident, columns)));
+      const index_type chunks = std::min(tiles[0], std::max<index_type>(1, detail::ceil_div(64 * resident, columns)));
       const index_type chunk = detail::ceil_div(tiles[0], chunks);
       const index_type units = detail::ceil_div(tiles[0], chunk) * columns;
       detail::checked_league(units, name());
@@ -211,7 +213,7 @@ struct Tiles {
           detail::FastDivisor(static_cast<std::uint32_t>(columns)),
           static_cast<std::uint32_t>(units),
           static_cast<std::uint32_t>(chunk)};
-      detail::launch_blocks(space, "kapi::nest::tiles", static_cast<int>(std::min(units, 64 * resident)), threads, f,
+      detail::launch_blocks(space, "kapi::nest::tiles", static_cast<int>(std::min(units, 256 * resident)), threads, f,
                             name());
     }
   }

@@ -1,7 +1,6 @@
 #pragma once
 // The loop-nest policy in Kokkos' own hierarchical form: TeamPolicy for the outer loop,
 // TeamThreadRange for the middle loop, ThreadVectorRange for the inner loop.
-#include <algorithm>
 #include <string>
 
 #include "loop_nest_common.hpp"
@@ -45,11 +44,7 @@ struct Hierarchical {
     } else {
       int lanes = 1;  // a power of two up to a warp, no wider than the k loop
       while (lanes < 32 && lanes < e.n[2]) lanes *= 2;
-      // 256 threads per team where the body allows (Kokkos' AUTO picks 64 on Hopper: a
-      // league of one team per i then leaves most of the device idle).
-      const int max_threads = Policy(space, 1, 1, lanes).team_size_max(f, Kokkos::ParallelForTag());
-      const int threads = std::max(1, std::min(256 / lanes, max_threads));
-      Kokkos::parallel_for("kapi::nest::hierarchical", Policy(space, league, threads, lanes), f);
+      Kokkos::parallel_for("kapi::nest::hierarchical", Policy(space, league, Kokkos::AUTO, lanes), f);
     }
   }
 };
