@@ -7,5 +7,6 @@ add_test(NAME outside_project_find_package
     -DWORK_DIR=${PROJECT_BINARY_DIR}/outside-project
     -DKokkos_ROOT=${Kokkos_DIR}/../../..
     -DCXX=${CMAKE_CXX_COMPILER}
+    -DBoost_DIR=${Boost_DIR}
     -P ${CMAKE_CURRENT_LIST_DIR}/outside_project_check.cmake)
 set_tests_properties(outside_project_find_package PROPERTIES TIMEOUT 900)
