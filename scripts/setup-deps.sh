@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what a configuration needs and prints nothing but progress; idempotent.
 #   scripts/setup-deps.sh <config>
-# Debian packages: GoogleTest, Google Benchmark, OpenBLAS, Boost.Context, matplotlib.
+# Debian packages: GoogleTest, Google Benchmark, OpenBLAS, Boost.Context, matplotlib, ccache.
 # Kokkos + Kokkos Kernels 3.4.01: built from Debian's trilinos 13.2 source package, one
 # install per configuration under $KAPI_CACHE (default ~/.cache/kapi), unless the user
 # gives their own Kokkos with Kokkos_ROOT.
@@ -14,7 +14,7 @@ jobs=${KAPI_JOBS:-$(nproc)}
 say() { printf '[kapi setup] %s\n' "$*"; }
 
 # --- Debian packages --------------------------------------------------------------
-pkgs=(cmake g++ libgtest-dev libbenchmark-dev libopenblas-dev libboost-context-dev python3-matplotlib ca-certificates)
+pkgs=(cmake g++ ccache libgtest-dev libbenchmark-dev libopenblas-dev libboost-context-dev python3-matplotlib ca-certificates)
 missing=()
 for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 offline=${KAPI_OFFLINE:-}

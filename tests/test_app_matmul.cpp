@@ -8,22 +8,11 @@
 #include <vector>
 
 #include "execution_spaces.hpp"
+#include "random_matrix.hpp"
 
 namespace {
 
-template <class T, class Space>
-matmul::Matrix<T, Space> random_matrix(const char* label, std::size_t rows, std::size_t cols, unsigned seed) {
-  matmul::Matrix<T, Space> m(std::string(label), rows, cols);
-  auto h = Kokkos::create_mirror_view(m);
-  unsigned state = seed * 2654435761u + 1;
-  for (std::size_t i = 0; i < rows; ++i)
-    for (std::size_t j = 0; j < cols; ++j) {
-      state = state * 1664525u + 1013904223u;
-      h(i, j) = T(double(state >> 8) / double(1u << 24) * 2.0 - 1.0);
-    }
-  Kokkos::deep_copy(m, h);
-  return m;
-}
+using kapi_test::random_matrix;
 
 template <class T, class Space>
 void check_variant(const std::string& variant, std::size_t m, std::size_t n, std::size_t k) {

@@ -10,6 +10,7 @@
 #include <random>
 
 #include "execution_spaces.hpp"
+#include "random_matrix.hpp"
 #include "value_types.hpp"
 
 namespace {
@@ -124,17 +125,7 @@ TYPED_TEST(Phased, ValuesLiveAcrossPhasesAndLocalMemoryIsShared) {
 
 // ---------------------------------------------------- flat vs phased: seed matmul
 
-template <class T, class Space>
-Mat<T, Space> random_matrix(const char* label, std::size_t rows, std::size_t cols, unsigned seed) {
-  Mat<T, Space> m(std::string(label), rows, cols);
-  auto h = Kokkos::create_mirror_view(m);
-  std::mt19937 gen(seed);
-  std::uniform_real_distribution<double> dist(-1, 1);
-  for (std::size_t i = 0; i < rows; ++i)
-    for (std::size_t j = 0; j < cols; ++j) h(i, j) = T(dist(gen));
-  Kokkos::deep_copy(m, h);
-  return m;
-}
+using kapi_test::random_matrix;
 
 // Fractional inputs, so any difference in the order of the sums would show.
 template <class Space, class T>
