@@ -104,7 +104,7 @@ foreach(variant range nd-range phased)
 endforeach()
 expect("${out}" "KAPI_SUMMARY {\"app\":\"${app}\"[^\n]*\"pass\":true}" "kapi-${app}'s summary")
 run(0 out ${CMAKE_COMMAND} -E chdir ${build} ${CTEST} -R "^kapi-${app}-cli" --output-on-failure)
-expect("${out}" "100% tests passed, 0 tests failed out of [1-9]" "the app's ctest runs")
+expect("${out}" "100% tests passed(, 0 tests failed)? out of [1-9]" "the app's ctest runs")
 if(WITH_BENCHMARKS)
   set(json ${WORK_DIR}/bench_${app}.json)
   run(0 out ${build}/bench/bench_${app} --kapi_sizes=4099 --benchmark_repetitions=1
