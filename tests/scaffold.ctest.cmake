@@ -15,8 +15,3 @@ add_test(NAME scaffold_new_app
     -DCTEST=${CMAKE_CTEST_COMMAND}
     -P ${CMAKE_CURRENT_LIST_DIR}/scaffold_check.cmake)
 set_tests_properties(scaffold_new_app PROPERTIES TIMEOUT 900)
-# Dependencies found through CMAKE_PREFIX_PATH when this build was configured (an offline
-# setup's private Debian root) are found by the nested configure too.
-if(DEFINED ENV{CMAKE_PREFIX_PATH})
-  set_tests_properties(scaffold_new_app PROPERTIES ENVIRONMENT "CMAKE_PREFIX_PATH=$ENV{CMAKE_PREFIX_PATH}")
-endif()

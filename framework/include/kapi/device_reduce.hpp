@@ -59,9 +59,8 @@ void validate_reduce_options(const ReduceOptions& options) {
   if (group == 0)
     throw launch_error("kapi::reduce: work-group size 0; a group needs at least one work-item "
                        "(or ReduceOptions::automatic)");
-  if (group != ReduceOptions::automatic && group > max_work_group_size<ExecSpace>())
-    throw launch_error("kapi::reduce: work-group of " + std::to_string(group) + " work-items is larger than " +
-                       space_name<ExecSpace>() + " allows (" + std::to_string(max_work_group_size<ExecSpace>()) + ")");
+  if (group != ReduceOptions::automatic)
+    validate_group_size(group, max_work_group_size<ExecSpace>(), space_name<ExecSpace>(), "");
   const std::size_t per_item = options.per_item, most = std::size_t(1) << 31;
   if (per_item == 0)
     throw launch_error("kapi::reduce: per_item 0; a work-item reduces at least one element "

@@ -133,9 +133,10 @@ class TileCopy {
   KAPI_FUNCTION static void copy_rows(const View& src, std::size_t row0, std::size_t col0, T* tile, int item) {
     constexpr int run = Layout::run < Cols ? Layout::run : Cols;
     const std::size_t rows = src.extent(0), cols = src.extent(1);
+    const bool whole_rows_inside = col0 + Cols <= cols && src.stride(1) == 1;
     for (int r = item; r < Rows; r += Items) {
       const std::size_t row = row0 + r;
-      if (row < rows && col0 + Cols <= cols && src.stride(1) == 1) {
+      if (row < rows && whole_rows_inside) {
         const T* from = &src(row, col0);
         for (int c0 = 0; c0 < Cols; c0 += run) {
           T* to = tile + Layout::offset(r, c0);

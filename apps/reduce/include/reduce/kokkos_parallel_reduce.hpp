@@ -8,7 +8,7 @@
 
 #include <Kokkos_Core.hpp>
 
-#include "chunk_sum.hpp"
+#include <kapi/chunk_reduce.hpp>
 
 namespace reduce {
 
@@ -35,7 +35,7 @@ template <class ExecSpace>
 std::size_t kokkos_reduce_depth(const ExecSpace& space, std::size_t n) {
   const bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
   const std::size_t runs = host ? static_cast<std::size_t>(std::max(1, int(space.concurrency()))) : 1024;
-  return (n + runs - 1) / runs + (host ? ceil_log2(runs) + 1 : 64);
+  return (n + runs - 1) / runs + (host ? kapi::detail::ceil_log2(runs) + 1 : 64);
 }
 
 }  // namespace reduce

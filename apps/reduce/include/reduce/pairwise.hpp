@@ -10,7 +10,6 @@
 
 #include <kapi/kapi.hpp>
 
-#include "chunk_sum.hpp"
 #include "workspace.hpp"
 
 namespace reduce {
@@ -51,7 +50,7 @@ T sum_pairwise(const ExecSpace& space, const Kokkos::View<const T*, typename Exe
   const std::size_t n = x.extent(0);
   if (n == 0) return T(0);
   const std::size_t half = (n + 1) / 2;
-  auto copy = ws.buffer(0, half);
+  auto copy = ws.pairwise_copy(half);
   std::vector<kapi::KernelEvent<ExecSpace>> events;
   events.push_back(kapi::call_kernel_async(space, PairwiseStep{}, kapi::Range<1>(half), x, copy, n));
   return detail::pairwise_passes(space, copy, half, events);
@@ -66,6 +65,6 @@ T sum_pairwise_in_place(const ExecSpace& space, const Kokkos::View<T*, typename 
 }
 
 /// Depth of the pairwise summation tree for n elements.
-inline std::size_t pairwise_depth(std::size_t n) { return ceil_log2(n < 1 ? 1 : n); }
+inline std::size_t pairwise_depth(std::size_t n) { return kapi::detail::ceil_log2(n < 1 ? 1 : n); }
 
 }  // namespace reduce

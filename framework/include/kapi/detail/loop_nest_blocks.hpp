@@ -67,7 +67,7 @@ template <class Body, class Member>
 struct TilesOnTeams {
   Body body;
   Extents e;
-  index_type tile[3], tiles[3];
+  index_type tile[3], tiles_i;  // tiles along i
   FastShape tile_shape;
   FastDivisor columns_k;       // tile columns {j, k} -> (g1, g2)
   FastDivisor columns;         // work units -> (chunk of i tiles, tile column)
@@ -85,7 +85,7 @@ struct TilesOnTeams {
       const std::uint32_t g1 = columns_k.divide(column), g2 = column - g1 * columns_k.divisor();
       const index_type j = g1 * tile[1] + t[1], k = g2 * tile[2] + t[2];
       if (j >= e.n[1] || k >= e.n[2]) continue;
-      const index_type chunk_end = index_type(c + 1) * chunk, g0_end = chunk_end < tiles[0] ? chunk_end : tiles[0];
+      const index_type chunk_end = index_type(c + 1) * chunk, g0_end = chunk_end < tiles_i ? chunk_end : tiles_i;
       for (index_type g0 = index_type(c) * chunk; g0 < g0_end; ++g0) {
         const index_type i = g0 * tile[0] + t[0];
         if (i < e.n[0]) body(i, j, k);
@@ -207,7 +207,7 @@ struct Tiles {
           body,
           e,
           {tile[0], tile[1], tile[2]},
-          {tiles[0], tiles[1], tiles[2]},
+          tiles[0],
           detail::fast_shape(tile),
           detail::FastDivisor(static_cast<std::uint32_t>(tiles[2])),
           detail::FastDivisor(static_cast<std::uint32_t>(columns)),
