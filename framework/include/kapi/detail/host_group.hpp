@@ -90,6 +90,11 @@ class HostGroup {
     asan_finish_switch(fake_stack);
   }
 
+  /// Records a model violation found while the group runs; the launch reports the first
+  /// one as launch_error.
+  void fail(const std::string& message) { status_->fail(message); }
+  std::size_t group_linear_id() const { return group_; }
+
   std::size_t current_work_item() const { return current_; }
   std::size_t size() const { return count_; }
   /// Barriers the current work-item has passed in this group (the same for every
