@@ -6,17 +6,29 @@
 #   scripts/pack-offline.sh [folder]      (default: .offline, ignored by git)
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-out=$(mkdir -p "${1:-$here/.offline}" && cd "${1:-$here/.offline}" && pwd)
+die() { echo "kapi: $*" >&2; exit "${rc:-1}"; }
+[ $# -le 1 ] || rc=2 die "pack-offline.sh takes one folder (got $#: $*)"
+mkdir -p "${1:-$here/.offline}" || rc=2 die "cannot create the folder '${1:-$here/.offline}'"
+out=$(cd "${1:-$here/.offline}" && pwd)
 cache=${KAPI_CACHE:-$HOME/.cache/kapi}
 src=$cache/src/trilinos-13.2.0/packages
 if [ ! -d "$src/kokkos-kernels" ]; then
   # The source download is part of any configuration's setup; serial is the quickest.
-  "$here/scripts/setup-deps.sh" serial
+  (unset KAPI_OFFLINE; "$here/scripts/setup-deps.sh" serial)
 fi
-tar -czf "$out/kokkos-3.4.01-sources.tar.gz" -C "$src" kokkos kokkos-kernels
-mkdir -p "$out/debs"
-(cd "$out/debs" && apt-get download -o APT::Sandbox::User=root \
+# Everything is written beside its final place and renamed when complete, so that a failed
+# or interrupted pack never leaves a folder that looks whole (setup-deps.sh checks it).
+scratch=()
+trap 'rm -rf ${scratch[@]+"${scratch[@]}"}' EXIT
+tmp=$(mktemp "$out/.kokkos-3.4.01-sources.tar.gz.XXXXXX"); scratch+=("$tmp")
+tar -czf "$tmp" -C "$src" kokkos kokkos-kernels || die "packing the Kokkos sources from $src failed"
+debs=$(mktemp -d "$out/.debs.XXXXXX"); scratch+=("$debs")
+(cd "$debs" && apt-get download -o APT::Sandbox::User=root \
    libgtest-dev libgmock-dev googletest libbenchmark-dev libbenchmark1debian \
    libboost-context1.74-dev libboost-context1.74.0 libboost1.74-dev \
-   libopenblas-dev libopenblas-pthread-dev libopenblas0-pthread >/dev/null)
+   libopenblas-dev libopenblas-pthread-dev libopenblas0-pthread >/dev/null) ||
+  die "apt-get download of the Debian packages failed (network? Debian 12's archive in the apt sources?)"
+for d in "$debs"/*.deb; do dpkg-deb --info "$d" > /dev/null 2>&1 || die "downloaded ${d##*/} is not a valid Debian package"; done
+chmod 644 "$tmp" "$debs"/*.deb && chmod 755 "$debs"
+rm -rf "$out/debs" && mv "$debs" "$out/debs" && mv -f "$tmp" "$out/kokkos-3.4.01-sources.tar.gz"
 du -sh "$out"

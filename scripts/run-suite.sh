@@ -16,6 +16,7 @@
 #   --no-verify  skip the apps' command-line verification
 #   -- ARGS      passed to every benchmark binary (e.g. --benchmark_filter=tuned,
 #                --kapi_sizes=1024, --kapi_max_seconds=10, --kokkos-threads=2)
+#   --check-args only check the arguments (./kapi run does, before it builds): exit 0 or 2
 #
 # Writes into the results folder: <app>.json (Google Benchmark JSON, with the run's
 # context), <app>.log (the binary's output), verify-<app>.log, meta.txt (machine, load,
@@ -30,22 +31,29 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 config=openmp
 if [ $# -gt 0 ] && [ "${1#-}" = "$1" ]; then config=$1; shift; fi
-suite=quick apps="" out="" verify=1 extra=()
+suite=quick apps="" out="" verify=1 extra=() check_only=0 me=run-suite
+bad_args() {
+  echo "$me: $*; accepted: --full --quick --apps LIST --out DIR --no-verify -- BENCHMARK-ARGS" >&2
+  exit 2
+}
 while [ $# -gt 0 ]; do
   case "$1" in
     --full) suite=full ;;
     --quick) suite=quick ;;
-    --apps) apps=$2; shift ;;
+    --apps) [ $# -ge 2 ] || bad_args "--apps needs a list of apps"; apps=$2; shift ;;
     --apps=*) apps=${1#--apps=} ;;
-    --out) out=$2; shift ;;
+    --out) [ $# -ge 2 ] || bad_args "--out needs a folder"; out=$2; shift ;;
     --out=*) out=${1#--out=} ;;
     --no-verify) verify=0 ;;
+    --check-args) check_only=1 me="kapi: run" ;;
     --) shift; extra=("$@"); break ;;
-    -h | --help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "run-suite: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+    -h | --help) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -*) bad_args "unknown flag '$1'" ;;
+    *) bad_args "unexpected argument '$1' (the configuration comes first)" ;;
   esac
   shift
 done
+[ "$check_only" = 0 ] || exit 0
 
 build=$root/build/$config
 if [ ! -d "$build" ]; then

@@ -8,27 +8,83 @@
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 config=${1:?usage: setup-deps.sh <config>}
-[ -f "$here/configs/$config.cmake" ] || { echo "kapi: unknown configuration '$config' (have: $(cd "$here/configs" && ls *.cmake | sed 's/\.cmake$//' | tr '\n' ' '))" >&2; exit 2; }
+say() { printf '[kapi setup] %s\n' "$*"; }
+die() {  # die <exit status> <message>: one line, and the partial folders go (trap below)
+  local rc=$1; shift
+  echo "kapi: $*" >&2
+  exit "$rc"
+}
+# Scratch folders of this run: removed on any exit; what succeeded was renamed out of them.
+scratch=()
+trap 'rm -rf ${scratch[@]+"${scratch[@]}"}' EXIT
+# A configuration has its Kokkos options in configs/<name>.cmake and a preset (as ./kapi checks).
+configs=""
+for f in "$here"/configs/*.cmake; do
+  name=${f##*/}; name=${name%.cmake}
+  [[ "$name" =~ ^[A-Za-z0-9][A-Za-z0-9_.-]*$ ]] &&
+    grep -q "\"name\": *\"${name//./\\.}\"" "$here/CMakePresets.json" && configs+="$name "
+done
+[[ " $configs" == *" $config "* ]] || die 2 "unknown configuration '$config'; choose one of: $configs"
 cache=${KAPI_CACHE:-$HOME/.cache/kapi}
 jobs=${KAPI_JOBS:-$(nproc)}
-say() { printf '[kapi setup] %s\n' "$*"; }
+offline=${KAPI_OFFLINE:-}
+
+# --- what is needed, checked before anything is written --------------------------
+prefix=$cache/$config/install
+need_kokkos=1
+if [ -n "${Kokkos_ROOT:-}" ] || [ -f "$prefix/.kapi-complete" ]; then need_kokkos=0; fi
+has_sources() { [ -d "$1/kokkos" ] && [ -d "$1/kokkos-kernels" ]; }
+src=${KAPI_KOKKOS_SOURCES:-$cache/src/trilinos-13.2.0/packages}
+if [ "$need_kokkos" = 1 ] && [ -n "${KAPI_KOKKOS_SOURCES:-}" ] && ! has_sources "$src"; then
+  die 2 "KAPI_KOKKOS_SOURCES=$src holds no kokkos/ and kokkos-kernels/ folders"
+fi
+tarball=kokkos-3.4.01-sources.tar.gz
+if [ -n "$offline" ]; then
+  # The folder scripts/pack-offline.sh writes: debs/*.deb and the Kokkos sources tarball.
+  pack="pack one with scripts/pack-offline.sh on a machine with network"
+  [ -d "$offline" ] || die 2 "KAPI_OFFLINE=$offline: no such folder ($pack)"
+  offline=$(cd "$offline" && pwd)
+  debs=("$offline"/debs/*.deb)
+  [ -f "${debs[0]}" ] || die 2 "KAPI_OFFLINE=$offline has no debs/*.deb: not a folder from scripts/pack-offline.sh ($pack)"
+  if [ "$need_kokkos" = 1 ] && ! has_sources "$src" && [ ! -f "$offline/$tarball" ]; then
+    die 2 "KAPI_OFFLINE=$offline has no $tarball: not a folder from scripts/pack-offline.sh ($pack)"
+  fi
+  command -v dpkg-deb > /dev/null || die 1 "KAPI_OFFLINE needs dpkg-deb to unpack $offline/debs (Debian's dpkg)"
+fi
+# Success: the offline environment file is written last, so that it exists only after a
+# complete setup (temporary file, then renamed).
+finish() {
+  if [ -n "$offline" ]; then
+    local lib=$cache/debian-root/usr/lib/x86_64-linux-gnu tmp
+    tmp=$(mktemp "$cache/.env.sh.XXXXXX"); scratch+=("$tmp")
+    printf 'export CMAKE_PREFIX_PATH=%s${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}\nexport LD_LIBRARY_PATH=%s:%s/openblas-pthread${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}\n' \
+      "$cache/debian-root/usr" "$lib" "$lib" > "$tmp"
+    chmod 644 "$tmp" && mv -f "$tmp" "$cache/env.sh"
+  fi
+  exit 0
+}
+first_line() { printf '%s' "$1" | grep -m1 . | cut -c1-200; }
 
 # --- Debian packages --------------------------------------------------------------
 pkgs=(cmake g++ ccache libgtest-dev libbenchmark-dev libopenblas-dev libboost-context-dev python3-matplotlib ca-certificates)
 missing=()
 for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
-offline=${KAPI_OFFLINE:-}
 if [ -n "$offline" ]; then
   # No network: unpack the packed Debian packages (scripts/pack-offline.sh) into a private
-  # root and point CMake at it; the system is left untouched.
+  # root and point CMake at it; the system is left untouched. Unpacked into a scratch
+  # folder, marked complete and renamed only when every package unpacked.
   root=$cache/debian-root
   if [ ! -f "$root/.complete" ]; then
     say "unpacking Debian packages from $offline/debs into $root"
-    mkdir -p "$root" && for d in "$offline"/debs/*.deb; do dpkg -x "$d" "$root"; done && touch "$root/.complete"
+    mkdir -p "$cache"
+    tmp=$(mktemp -d "$cache/.debian-root.XXXXXX"); scratch+=("$tmp")
+    for d in "${debs[@]}"; do
+      err=$(dpkg-deb -x "$d" "$tmp" 2>&1) ||
+        die 2 "KAPI_OFFLINE=$offline: debs/${d##*/} is not a usable Debian package ($(first_line "$err")); $pack"
+    done
+    touch "$tmp/.complete" && chmod 755 "$tmp"
+    rm -rf "$root" && mv "$tmp" "$root"
   fi
-  lib=$root/usr/lib/x86_64-linux-gnu
-  printf 'export CMAKE_PREFIX_PATH=%s${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}\nexport LD_LIBRARY_PATH=%s:%s/openblas-pthread${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}\n' \
-    "$root/usr" "$lib" "$lib" > "$cache/env.sh"
   export CMAKE_PREFIX_PATH=$root/usr${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}
   missing=()
 fi
@@ -39,19 +95,24 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 # --- a user's own Kokkos wins ----------------------------------------------------
-if [ -n "${Kokkos_ROOT:-}" ]; then say "using Kokkos_ROOT=$Kokkos_ROOT"; exit 0; fi
+if [ -n "${Kokkos_ROOT:-}" ]; then say "using Kokkos_ROOT=$Kokkos_ROOT"; finish; fi
 
-prefix=$cache/$config/install
-if [ -f "$prefix/.kapi-complete" ]; then say "Kokkos for '$config' already installed in $prefix"; exit 0; fi
+if [ -f "$prefix/.kapi-complete" ]; then say "Kokkos for '$config' already installed in $prefix"; finish; fi
 
 # --- Kokkos sources from Debian's trilinos source package ------------------------
 # KAPI_KOKKOS_SOURCES may point at an unpacked tree holding kokkos/ and kokkos-kernels/
 # (or use KAPI_OFFLINE, see scripts/pack-offline.sh).
-src=${KAPI_KOKKOS_SOURCES:-$cache/src/trilinos-13.2.0/packages}
-if [ -n "$offline" ] && [ ! -d "$src/kokkos-kernels" ]; then
-  mkdir -p "$src" && tar -xzf "$offline/kokkos-3.4.01-sources.tar.gz" -C "$src"
+if [ -n "$offline" ] && ! has_sources "$src"; then
+  # (src is the cache's folder here: a KAPI_KOKKOS_SOURCES without the sources was refused.)
+  say "unpacking the Kokkos sources from $offline/$tarball"
+  mkdir -p "$cache"
+  tmp=$(mktemp -d "$cache/.sources.XXXXXX"); scratch+=("$tmp")
+  err=$(tar -xzf "$offline/$tarball" -C "$tmp" 2>&1) ||
+    die 2 "KAPI_OFFLINE=$offline: $tarball could not be unpacked ($(first_line "$err")); $pack"
+  has_sources "$tmp" || die 2 "KAPI_OFFLINE=$offline: $tarball holds no kokkos/ and kokkos-kernels/; $pack"
+  chmod 755 "$tmp" && mkdir -p "${src%/*}" && rm -rf "$src" && mv "$tmp" "$src"
 fi
-if [ ! -d "$src/kokkos-kernels" ]; then
+if ! has_sources "$src"; then
   apt_dir=$cache/apt; mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial" "$cache/src"
   # Our own deb-src list, so the system's apt configuration is left untouched.
   echo "deb-src http://deb.debian.org/debian bookworm main" > "$apt_dir/sources.list"
@@ -97,7 +158,7 @@ if [ -n "$offline" ]; then
   kk_tpls+=(-DBLAS_LIBRARY_DIRS="$blas_dir" -DLAPACK_LIBRARY_DIRS="$blas_dir")
 fi
 [ "$config" != "${config#cuda}" ] && kk_tpls+=(-DKokkosKernels_ENABLE_TPL_CUBLAS=ON -DKokkosKernels_ENABLE_TPL_CUSPARSE=OFF
-  -DCMAKE_PROJECT_INCLUDE="$here/configs/find-cudatoolkit-first.cmake")
+  -DCMAKE_PROJECT_INCLUDE="$here/cmake/find-cudatoolkit-first.cmake")
 say "building Kokkos Kernels 3.4.01 for '$config'"
 cmake -S "$work/kokkos-kernels" -B "$work/build-kk" -DKokkos_ROOT="$prefix" \
   -DCMAKE_CXX_COMPILER="$(grep -m1 '^CMAKE_CXX_COMPILER:' "$work/build-kokkos/CMakeCache.txt" | cut -d= -f2)" \
@@ -114,3 +175,4 @@ cmake --install "$work/build-kk" > /dev/null
 touch "$prefix/.kapi-complete"
 rm -rf "$work/build-kokkos" "$work/build-kk"
 say "Kokkos for '$config' installed in $prefix"
+finish
