@@ -15,7 +15,8 @@ coefficient of variation of the rate over the two runs' repetitions, --floor, de
 flagged 'faster' or 'SLOWER'. With --metric pct_of_anchor the ratio is of the % of the
 anchor instead, which factors out a machine's speed (e.g. two GPUs). The summary gives,
 per app, the geometric mean ratio and the counts.
-Exit status: 0; 1 with --fail-on-slower when any benchmark is flagged SLOWER; 2 usage.
+Exit status: 0; 1 with --fail-on-slower when any benchmark is flagged SLOWER; 2 usage, a
+missing or unreadable run, or two runs with no benchmark in common.
 """
 
 import argparse
@@ -52,7 +53,8 @@ def metric_cv(r, metric):
 
 def main():
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = kr.ArgumentParser(prog="compare", description=__doc__,
+                           formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("a", help="baseline: JSON file or results folder")
     ap.add_argument("b", help="contender: JSON file or results folder")
     ap.add_argument("--metric", default="rate", choices=["rate", "pct_of_anchor", "pct_of_raw_kokkos"])
@@ -62,20 +64,19 @@ def main():
     ap.add_argument("--fail-on-slower", action="store_true", help="exit 1 when a benchmark got slower")
     args = ap.parse_args()
 
-    for p in (args.a, args.b):
-        if not os.path.exists(p):
-            sys.exit("compare.py: %s does not exist" % p)
-    runs_a, runs_b = kr.load([args.a]), kr.load([args.b])
+    # Problems with the runs: one line and exit status 2.
+    try:
+        runs_a, runs_b = kr.load([args.a]), kr.load([args.b])
+    except kr.ResultsError as e:
+        kr.fail("compare: %s" % e)
     a, b = kr.merged(runs_a), kr.merged(runs_b)
     if not a or not b:
-        sys.exit("compare.py: no benchmarks in %s" % (args.a if not a else args.b))
-    pattern = re.compile(args.filter) if args.filter else None
+        kr.fail("compare: no benchmarks in %s" % (args.a if not a else args.b))
+    try:
+        pattern = re.compile(args.filter) if args.filter else None
+    except re.error as e:
+        kr.fail("compare: --filter %r is not a regular expression (%s)" % (args.filter, e))
     order = [n for r in runs_a for n in r.order] + [n for r in runs_b for n in r.order if n not in a]
-    print("A = " + describe(runs_a, args.a))
-    print("B = " + describe(runs_b, args.b))
-    what = "rate B/A" if args.metric == "rate" else "%s B/A" % args.metric
-    print("ratio = %s (for latencies in us: A/B); > 1: B is better. noise = max(2 x cv, %.0f%%)\n" % (what, args.floor))
-
     # Anchors of another name (openmp-fill on OpenMP, chunked-fill on Threads, cuda-memset
     # on CUDA) are matched by app, type and size: "<app>/<type>/[anchor]/<size>".
     def anchor_key(r):
@@ -83,6 +84,17 @@ def main():
 
     anchors_b = {anchor_key(r): r for r in b.values() if r.role == "anchor"}
     anchors_a = {anchor_key(r): r for r in a.values() if r.role == "anchor"}
+    if not any((n in b or (r.role == "anchor" and anchor_key(r) in anchors_b))
+               and (pattern is None or pattern.search(n)) for n, r in a.items()):
+        def apps(results):
+            return ", ".join(sorted({r.app for r in results.values()}))
+        kr.fail("compare: %s (%s) and %s (%s) have no benchmark in common%s: nothing to compare" % (
+            args.a, apps(a), args.b, apps(b), " matching --filter %r" % args.filter if pattern else ""))
+    print("A = " + describe(runs_a, args.a))
+    print("B = " + describe(runs_b, args.b))
+    what = "rate B/A" if args.metric == "rate" else "%s B/A" % args.metric
+    print("ratio = %s (for latencies in us: A/B); > 1: B is better. noise = max(2 x cv, %.0f%%)\n" % (what, args.floor))
+
     rows, per_app, only_a, only_b, failed, both_skipped = [], {}, [], [], [], 0
     for name in order:
         if pattern and not pattern.search(name):

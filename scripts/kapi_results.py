@@ -8,14 +8,34 @@ with other settings (quick and full suites) still match. The label is the role: 
 raw-kokkos or kapi.
 """
 
+import argparse
 import json
 import math
+import numbers
 import os
 import re
+import sys
 
 RATE_UNITS = ("GFLOP/s", "GB/s", "us")  # "us": microseconds per run (launch), lower is better
 _SUFFIX = re.compile(r"^(min_time|min_warmup_time|repeats|iterations|threads):|^(real_time|manual_time|process_time)$")
 _TIME_SCALE = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
+
+
+class ResultsError(Exception):
+    """A results folder or JSON file that cannot be read: the message names it and why."""
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse with one-line usage errors ("kapi: <prog>: ..."), exit status 2."""
+
+    def error(self, message):
+        fail("%s: %s (see --help)" % (self.prog, message))
+
+
+def fail(message, status=2):
+    """Ends the script with one line, kapi: <message>, on stderr."""
+    sys.stderr.write("kapi: %s\n" % message)
+    sys.exit(status)
 
 
 def canonical_name(name):
@@ -115,12 +135,37 @@ class Run:
 
     def __init__(self, path):
         self.path = path
-        with open(path) as f:
-            doc = json.load(f)
+        try:
+            with open(path) as f:
+                doc = json.load(f)
+        except OSError as e:
+            raise ResultsError("%s: cannot read it (%s)" % (path, e.strerror or e))
+        except UnicodeDecodeError:
+            raise ResultsError("%s: not a text file, so not Google Benchmark JSON" % path)
+        except ValueError as e:
+            what = "empty" if os.path.getsize(path) == 0 else "not valid JSON (%s)" % e
+            raise ResultsError("%s: %s; an unfinished or interrupted run? (Google Benchmark JSON expected)"
+                               % (path, what))
+        try:
+            self._read(doc)
+        except (KeyError, TypeError, ValueError, AttributeError) as e:
+            raise ResultsError("%s: not Google Benchmark JSON of the kapi benchmarks (%s: %s)"
+                               % (path, type(e).__name__, e))
+
+    def _read(self, doc):
+        if not isinstance(doc, dict) or not isinstance(doc.get("benchmarks", []), list) \
+                or not isinstance(doc.get("context", {}), dict):
+            raise ValueError("expected an object with 'context' and a list 'benchmarks'")
         self.context = doc.get("context", {})
         self.results = {}
         self.order = []
         for b in doc.get("benchmarks", []):
+            if not isinstance(b, dict) or not isinstance(b.get("run_name") or b["name"], str):
+                raise ValueError("a benchmark without a name")
+            failed = b.get("error_occurred") or (b.get("skipped") not in (None, False, "NotSkipped", 0))
+            t = b.get("real_time")
+            if not failed and (not isinstance(t, numbers.Real) or isinstance(t, bool)):
+                raise ValueError("benchmark %s has no numeric real_time" % (b.get("run_name") or b["name"]))
             name = canonical_name(b.get("run_name") or b["name"])
             r = self.results.get(name)
             if r is None:
@@ -130,7 +175,7 @@ class Run:
             if b.get("label"):
                 r.role = b["label"]
             error = b.get("error_message") or b.get("skip_message")
-            if b.get("error_occurred") or (b.get("skipped") not in (None, False, "NotSkipped", 0)):
+            if failed:
                 r.error = error or "failed"
                 continue
             counters = {k: v for k, v in b.items() if k not in _BENCH_KEYS and isinstance(v, (int, float))}
@@ -167,15 +212,24 @@ class Run:
 
 
 def load(paths):
-    """Runs from JSON files and result folders (every *.json inside, sorted)."""
+    """Runs from JSON files and result folders (every *.json inside, sorted). Raises
+    ResultsError for a path that does not exist, a folder without JSON, or a file that is
+    not Google Benchmark JSON."""
     runs = []
     for p in paths:
         if os.path.isdir(p):
-            for f in sorted(os.listdir(p)):
-                if f.endswith(".json"):
-                    runs.append(Run(os.path.join(p, f)))
-        else:
+            try:
+                names = sorted(f for f in os.listdir(p) if f.endswith(".json"))
+            except OSError as e:
+                raise ResultsError("%s: cannot list it (%s)" % (p, e.strerror or e))
+            if not names:
+                raise ResultsError("%s: no *.json in it: not a results folder of scripts/run-suite.sh" % p)
+            for f in names:
+                runs.append(Run(os.path.join(p, f)))
+        elif os.path.exists(p):
             runs.append(Run(p))
+        else:
+            raise ResultsError("%s: no such results folder or JSON file" % p)
     return runs
 
 

@@ -14,6 +14,7 @@ import os
 import re
 import signal
 import sys
+import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import kapi_results as kr  # noqa: E402
@@ -365,10 +366,44 @@ def plot_app(run, app, path):
     ax_pct.set_ylim(bottom=0)
     ax_rate.legend(fontsize=7, loc="best")
     fig.tight_layout()
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
+    tmp = None
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        tmp = _temporary_beside(path)
+        fig.savefig(tmp, dpi=100, format="png")
+        os.replace(tmp, path)
+    except OSError as e:
+        raise OSError(e.errno, e.strerror, path)
+    finally:
+        plt.close(fig)
+        if tmp and os.path.exists(tmp):
+            os.remove(tmp)
     return True
+
+
+def _temporary_beside(path):
+    """A new temporary file's name in path's folder (renamed onto path when complete)."""
+    fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", suffix=".tmp",
+                               dir=os.path.dirname(path) or ".")
+    os.close(fd)
+    return tmp
+
+
+def write_file(path, text):
+    """Writes path whole or not at all: a temporary file beside it, then renamed. An
+    OSError names path."""
+    tmp = None
+    try:
+        tmp = _temporary_beside(path)
+        with open(tmp, "w") as f:
+            f.write(text)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except OSError as e:
+        raise OSError(e.errno, e.strerror, path)
+    finally:
+        if tmp and os.path.exists(tmp):
+            os.remove(tmp)
 
 
 # ----------------------------------------------------------------------------- report
@@ -467,8 +502,7 @@ def build(folder, plots=True):
         md.append(t)
         md.append("")
         terminal.append("Targets\n" + t)
-    with open(os.path.join(folder, "report.md"), "w") as f:
-        f.write("\n".join(md))
+    write_file(os.path.join(folder, "report.md"), "\n".join(md))
     return "\n\n".join(terminal)
 
 
@@ -479,14 +513,23 @@ def _repetitions(results):
 
 def main():
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = kr.ArgumentParser(prog="report", description=__doc__,
+                           formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("folder", help="a results folder written by scripts/run-suite.sh")
     ap.add_argument("--print", action="store_true", help="print the tables and targets")
     ap.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
     args = ap.parse_args()
-    if not any(f.endswith(".json") for f in os.listdir(args.folder)):
-        sys.exit("report.py: no *.json in %s" % args.folder)
-    text = build(args.folder, plots=not args.no_plots)
+    # Problems with the folder or its JSON: one line and exit status 2; report.md and the
+    # plots are written whole or not at all.
+    if not os.path.isdir(args.folder):
+        kr.fail("report: %s: %s" % (args.folder, "not a folder (report takes a results folder of scripts/run-suite.sh)"
+                                    if os.path.exists(args.folder) else "no such results folder"))
+    try:
+        text = build(args.folder, plots=not args.no_plots)
+    except kr.ResultsError as e:
+        kr.fail("report: %s" % e)
+    except OSError as e:
+        kr.fail("report: cannot write %s (%s)" % (e.filename or "the report in " + args.folder, e.strerror or e))
     if args.print:
         print(text)
 
