@@ -4,8 +4,10 @@
 #   scripts/new-app.sh <name> [--root DIR]        (or: ./kapi new <name>)
 #
 #   name        the app's name: lowercase letters, digits and underscores, starting with a
-#               letter; it becomes the C++ namespace, so not a C++ keyword, and it may not
-#               clash with the framework or an app, test or benchmark that exists
+#               letter, at most 64 characters; it becomes the C++ namespace, so not a C++
+#               keyword nor a name the C, C++, POSIX or OpenMP headers declare (omp_*, time,
+#               index, ...) nor kokkos*, and it may not clash with the framework or an app,
+#               test or benchmark that exists
 #   --root DIR  the source tree to write into (default: the one this script belongs to)
 #
 # Creates, with <name> and <Name> (its CamelCase) filled in:
@@ -51,6 +53,10 @@ is_one_of() {  # is_one_of <word> <space-separated words>
   for w in $2; do [ "$w" = "$1" ] && return 0; done
   return 1
 }
+# Folders, file names (bench_<name>.cpp, ...) and CMake targets are made from it: short.
+max_length=64
+[ ${#name} -le $max_length ] ||
+  refuse "'${name:0:40}...' is ${#name} characters long: an app name has at most $max_length"
 [[ "$name" =~ ^[a-z][a-z0-9_]*$ ]] ||
   refuse "'$name' is not a valid app name: use lowercase letters, digits and underscores, starting with a letter (e.g. my_stencil)"
 [[ "$name" != *__* ]] ||
@@ -73,6 +79,10 @@ taken=" kapi kapi_apps kapi_bench kapi_test bench common include raw detail main
   refuse "'$name' clashes with a name the framework or its libraries use (kapi, kapi_apps, kapi_bench, kapi_test, bench, common, std, testing, benchmark, ...); pick another name"
 # Macros GCC and glibc define in the default (GNU) mode: the namespace would vanish.
 ! is_one_of "$name" "unix linux i386 errno" || refuse "'$name' is a predefined macro of the compiler or C library; pick another name"
+# OpenMP's names (omp_get_wtime, ...) and Kokkos' (Kokkos, kokkos_*, KOKKOS_* macros): the
+# builds include omp.h and Kokkos at global scope, whatever the host compiler below knows.
+[[ ! "$name" =~ ^(omp_|kmp_|kokkos) ]] ||
+  refuse "'$name' is in the OpenMP (omp_*, kmp_*) or Kokkos (kokkos*) name space; pick another name"
 # Types and functions the CUDA headers declare at global scope: a CUDA build would fail.
 [[ ! "$name" =~ ^((u?(char|short|int|long|longlong)|float|double)[1-4]|dim3|min|max)$ ]] ||
   refuse "'$name' is a type or function the CUDA headers declare at global scope; pick another name"
@@ -97,13 +107,16 @@ probe() {  # probe <name>: does "namespace <name>" compile after the library hea
       echo "#include <$h>"
     done
     echo "#endif"
+    echo "#if __has_include(<omp.h>)"
+    echo "#include <omp.h>"
+    echo "#endif"
     echo "namespace $1 { int kapi_new_probe; }"
     echo "int kapi_new_probe_use() { return $1::kapi_new_probe; }"
   } | "$cxx" -std=gnu++17 -fsyntax-only -x c++ - > /dev/null 2>&1
 }
 cxx=${CXX:-c++}
 if command -v "$cxx" > /dev/null 2>&1 && ! probe "$name" && probe kapi_new_probe_ok; then
-  refuse "'$name' is already declared at global scope by the C or C++ library headers (a function, variable, type or macro, as time, index or stdin are); pick another name"
+  refuse "'$name' is already declared at global scope by the C, C++, POSIX or OpenMP headers (a function, variable, type or macro, as time, index, stdin or omp_get_wtime are); pick another name"
 fi
 
 # ---- generate: into a scratch folder first, so that a failure leaves the tree untouched.
