@@ -149,6 +149,7 @@ leftovers() { echo "$KAPI_CACHE"/.[!.]* "$KAPI_CACHE"/src "$KAPI_CACHE/env.sh"; 
     printf 'Package: kapi-probe\nVersion: 1.0\nArchitecture: all\nMaintainer: kapi <kapi@example.org>\nDescription: probe\n' \
       > "$work/pkg/DEBIAN/control"
     echo probe > "$work/pkg/usr/share/kapi-probe/hello"
+    chmod 755 "$work/pkg" "$work/pkg/DEBIAN"
     mkdir -p "$work/good/debs" "$work/srcs/kokkos/bin" "$work/srcs/kokkos-kernels"
     dpkg-deb -Zgzip --build "$work/pkg" "$work/good/debs/kapi-probe_1.0_all.deb" > /dev/null
     tar -czf "$work/good/kokkos-3.4.01-sources.tar.gz" -C "$work/srcs" kokkos kokkos-kernels
@@ -185,24 +186,39 @@ leftovers() { echo "$KAPI_CACHE"/.[!.]* "$KAPI_CACHE"/src "$KAPI_CACHE/env.sh"; 
   else
     echo "skip: no dpkg-deb, the checks of packed Debian packages are left out"
   fi
+  # pack-offline.sh: a failed download (apt-get is a stub here) leaves no pack that looks whole.
+  rm -rf "$KAPI_CACHE"
+  mkdir -p "$KAPI_CACHE/src/trilinos-13.2.0/packages" "$work/pack"
+  cp -R "$work/srcs/kokkos" "$work/srcs/kokkos-kernels" "$KAPI_CACHE/src/trilinos-13.2.0/packages/" 2> /dev/null ||
+    mkdir -p "$KAPI_CACHE/src/trilinos-13.2.0/packages/"{kokkos,kokkos-kernels}
+  expect "pack-offline.sh with a failed download" 1 "^kapi: apt-get download of the Debian packages failed" \
+    "$tree/scripts/pack-offline.sh" "$work/pack"
+  absent "a failed pack-offline.sh leaves no partial pack" "$work/pack/debs" "$work/pack/kokkos-3.4.01-sources.tar.gz" \
+    "$work"/pack/.[!.]*
+  rm -rf "$KAPI_CACHE"
 }
 
 # ---- 4. report and compare: one line and exit status 2 for missing or broken results ---
-py_json() {  # py_json <file> <app> <anchor rate> <kapi rate>: a small Google Benchmark JSON
-  cat > "$1" << EOF
-{"context": {"kapi_config": "openmp", "kokkos_backend": "OpenMP", "date": "2026-01-01"},
- "benchmarks": [
-  {"name": "$2/f32/copy/n:4096/real_time", "run_name": "$2/f32/copy/n:4096/real_time", "run_type": "iteration",
-   "repetitions": 1, "real_time": 4.0, "time_unit": "us", "GB/s": $3, "label": "anchor"},
-  {"name": "$2/f32/range/n:4096/real_time", "run_name": "$2/f32/range/n:4096/real_time", "run_type": "iteration",
-   "repetitions": 1, "real_time": 5.0, "time_unit": "us", "GB/s": $4, "pct_of_anchor": 80.0, "label": "kapi"}]}
-EOF
+py_json() {  # py_json <file> <app> <sizes...>: a small Google Benchmark JSON, two variants per size
+  local file=$1 app=$2 n sep=""
+  shift 2
+  {
+    echo '{"context": {"kapi_config": "openmp", "kokkos_backend": "OpenMP", "date": "2026-01-01"}, "benchmarks": ['
+    for n in "$@"; do
+      echo "$sep"'{"name": "'"$app"'/f32/copy/n:'"$n"'/real_time", "run_type": "iteration", "repetitions": 1,
+        "real_time": 4.0, "time_unit": "us", "GB/s": 10.0, "label": "anchor"},
+       {"name": "'"$app"'/f32/range/n:'"$n"'/real_time", "run_type": "iteration", "repetitions": 1,
+        "real_time": 5.0, "time_unit": "us", "GB/s": 8.0, "pct_of_anchor": 80.0, "label": "kapi"}'
+      sep=,
+    done
+    echo ']}'
+  } > "$file"
 }
 r=$work/results
 mkdir -p "$r/good" "$r/other" "$r/empty" "$r/corrupt" "$r/no-json" "$r/dir-report"
-py_json "$r/good/demo.json" demo 10.0 8.0
-py_json "$r/other/other.json" other 10.0 8.0
-py_json "$r/dir-report/demo.json" demo 10.0 8.0
+py_json "$r/good/demo.json" demo 4096 65536  # two sizes: plotted where there is matplotlib
+py_json "$r/other/other.json" other 4096
+py_json "$r/dir-report/demo.json" demo 4096
 mkdir "$r/dir-report/report.md"
 : > "$r/empty/demo.json"
 printf '{"context": {}, "benchmarks": [' > "$r/corrupt/demo.json"
@@ -219,6 +235,7 @@ absent "a report that cannot be written leaves no temporary file" "$r"/dir-repor
 expect "report of a good run" 0 "demo" "$tree/kapi" report "$r/good"
 present "report of a good run writes report.md" "$r/good/report.md"
 absent "report leaves no temporary file" "$r"/good/.report.md* "$r"/good/plots/.*.tmp
+if [ -f "$r/good/plots/demo.png" ]; then pass "report drew plots/demo.png"; else echo "skip: no plots (no matplotlib)"; fi
 cp "$r/good/report.md" "$work/report.before"
 cp "$r/corrupt/demo.json" "$r/good/zz-broken.json"
 expect "report of a run with one corrupt JSON" 2 "^kapi: report: .*zz-broken.json: not valid JSON" "$tree/kapi" report "$r/good"
@@ -236,7 +253,7 @@ expect "compare with a broken --filter" 2 "^kapi: compare: --filter '\\(' is not
   "$tree/kapi" compare "$r/good" "$r/good" --filter '('
 expect "compare with an unknown flag" 2 "^kapi: compare: unrecognized arguments: --santize" \
   "$tree/kapi" compare "$r/good" "$r/good" --santize
-expect "compare of a run with itself" 0 "demo .*1\\.000x over +2 benchmarks" "$tree/kapi" compare "$r/good" "$r/good/demo.json"
+expect "compare of a run with itself" 0 "demo .*1\\.000x over +4 benchmarks" "$tree/kapi" compare "$r/good" "$r/good/demo.json"
 
 # ---- 5. kapi new: names the build cannot use are refused, nothing written ---------------
 long65=$(printf 'a%.0s' $(seq 65))
