@@ -68,7 +68,9 @@ first_line() { printf '%s' "$1" | grep -m1 . | cut -c1-200; }
 # --- Debian packages --------------------------------------------------------------
 pkgs=(cmake g++ ccache libgtest-dev libbenchmark-dev libopenblas-dev libboost-context-dev python3-matplotlib ca-certificates)
 missing=()
-for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+if [ -z "$offline" ]; then
+  for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+fi
 if [ -n "$offline" ]; then
   # No network: unpack the packed Debian packages (scripts/pack-offline.sh) into a private
   # root and point CMake at it; the system is left untouched. Unpacked into a scratch
@@ -86,7 +88,6 @@ if [ -n "$offline" ]; then
     rm -rf "$root" && mv "$tmp" "$root"
   fi
   export CMAKE_PREFIX_PATH=$root/usr${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}
-  missing=()
 fi
 if [ ${#missing[@]} -gt 0 ]; then
   say "installing Debian packages: ${missing[*]}"
