@@ -11,6 +11,8 @@
 
 #include "barrier.hpp"
 #include "detail/cuda_range_launch.hpp"
+#include "detail/host_launch_rules.hpp"
+#include "detail/host_stack_bytes.hpp"
 #include "detail/kernel_args.hpp"
 #include "detail/launch_status.hpp"
 #include "detail/validate.hpp"
@@ -20,7 +22,7 @@
 #include "launch_bounds.hpp"
 #include "work_group.hpp"
 #if !KAPI_DEVICE_PASS
-#include "detail/host_group.hpp"
+#include "detail/host_launch.hpp"
 #endif
 
 namespace kapi {
@@ -61,6 +63,8 @@ struct RangeFunctor {
 // Shared by the device and host nd-range functors: what every work-item is given.
 template <class Kernel, int N, class... Args>
 struct NdRangeBody {
+  static constexpr int dimensions = N;
+  using arg_indices = std::index_sequence_for<Args...>;
   Kernel kernel;
   ArgPack<Args...> args;
   ScratchLayout<sizeof...(Args)> layout;
@@ -123,38 +127,6 @@ struct DevicePhasedFunctor {
   }
 };
 
-#if !KAPI_DEVICE_PASS
-// A phased kernel on a host backend: one host thread runs the kernel once per group.
-template <class ExecSpace, class Kernel, int N, class... Args>
-struct HostPhasedFunctor {
-  NdRangeBody<Kernel, N, Args...> body;
-  LaunchStatus* status;
-
-  void operator()(const typename Kokkos::TeamPolicy<ExecSpace>::member_type& team) const {
-    char* scratch = body.group_scratch(team);
-    HostGroup& group = HostGroup::this_thread();
-    const std::size_t group_linear = static_cast<std::size_t>(team.league_rank());
-    group.run_phased(body.local_range.size(), group_linear, *status,
-                     [&] { body.run_group(group_linear, scratch, GroupHandle{&group}); });
-  }
-};
-
-// A host backend: the work-group is run by one host thread (a team of one member).
-template <class ExecSpace, class Kernel, int N, class... Args>
-struct HostNdRangeFunctor {
-  NdRangeBody<Kernel, N, Args...> body;
-  LaunchStatus* status;
-
-  void operator()(const typename Kokkos::TeamPolicy<ExecSpace>::member_type& team) const {
-    char* scratch = body.group_scratch(team);
-    HostGroup& group = HostGroup::this_thread();
-    const std::size_t group_linear = static_cast<std::size_t>(team.league_rank());
-    group.run(body.local_range.size(), group_linear, *status, [&](std::size_t local_linear) {
-      body.run_item(group_linear, local_linear, scratch, GroupHandle{&group});
-    });
-  }
-};
-#endif
 
 template <class ExecSpace>
 std::string space_name() {
@@ -167,26 +139,44 @@ std::shared_ptr<LaunchStatus> launch(const ExecSpace& space, const Kernel& kerne
   validate_signature<Item, N, Kernel, Args...>();
   reject_local_accessors_in_range_kernel<Args...>();
   if constexpr (local_accessor_count<Args...> == 0 && callable_with<N, Item, Kernel, Args...>) {
-    if (range.size() == 0) return nullptr;
-    RangeFunctor<Kernel, N, Args...> functor{kernel, ArgPack<Args...>(args...), range};
-#if KAPI_HAS_CUDA_RANGE_LAUNCH
-    if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
-      cuda_launch_range(space, functor, range.extent);
+    const std::size_t count = checked_size(range, "global");
+    check_launching_thread(space, "call_kernel");
+    if (count == 0) return nullptr;
+#if !KAPI_DEVICE_PASS
+    if constexpr (runs_on_host<ExecSpace>) {
+      auto status = std::make_shared<LaunchStatus>();
+      const std::size_t rows_per_chunk = host_rows_per_chunk(range, static_cast<std::size_t>(space.concurrency()));
+      const std::size_t rows = count / range.extent[N - 1];
+      const auto turn = host_dispatch_turn<ExecSpace>();
+      Kokkos::parallel_for("kapi::range",
+                           Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(
+                               space, 0, static_cast<std::int64_t>((rows + rows_per_chunk - 1) / rows_per_chunk)),
+                           HostRangeFunctor<Kernel, N, Args...>{kernel, ArgPack<Args...>(args...), range,
+                                                                 rows_per_chunk, status.get()});
+      return status;
     } else
 #endif
-    if constexpr (N == 1) {
-      Kokkos::parallel_for("kapi::range", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(
-                                              space, 0, static_cast<std::int64_t>(range.extent[0])),
-                           functor);
-    } else {
-      using Policy = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<N, Kokkos::Iterate::Right, Kokkos::Iterate::Right>,
-                                           Kokkos::IndexType<std::int64_t>>;
-      Kokkos::Array<std::int64_t, N> lower, upper;
-      for (int d = 0; d < N; ++d) {
-        lower[d] = 0;
-        upper[d] = static_cast<std::int64_t>(range.extent[d]);
+    {
+      RangeFunctor<Kernel, N, Args...> functor{kernel, ArgPack<Args...>(args...), range};
+#if KAPI_HAS_CUDA_RANGE_LAUNCH
+      if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
+        cuda_launch_range(space, functor, range.extent);
+      } else
+#endif
+      if constexpr (N == 1) {
+        Kokkos::parallel_for("kapi::range", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(
+                                                space, 0, static_cast<std::int64_t>(range.extent[0])),
+                             functor);
+      } else {
+        using Policy = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<N, Kokkos::Iterate::Right, Kokkos::Iterate::Right>,
+                                             Kokkos::IndexType<std::int64_t>>;
+        Kokkos::Array<std::int64_t, N> lower, upper;
+        for (int d = 0; d < N; ++d) {
+          lower[d] = 0;
+          upper[d] = static_cast<std::int64_t>(range.extent[d]);
+        }
+        Kokkos::parallel_for("kapi::range", Policy(space, lower, upper, range_tiles<N, ExecSpace>(range)), functor);
       }
-      Kokkos::parallel_for("kapi::range", Policy(space, lower, upper, range_tiles<N, ExecSpace>(range)), functor);
     }
   }
   return nullptr;
@@ -196,17 +186,19 @@ template <class ExecSpace, class Kernel, int N, class... Args>
 std::shared_ptr<LaunchStatus> launch(const ExecSpace& space, const Kernel& kernel, const NdRange<N>& range,
                                      const Args&... args) {
   validate_nd_range(range);
+  if constexpr (runs_on_host<ExecSpace>) host_stack_bytes();  // a bad KAPI_HOST_STACK_BYTES throws here
+  check_launching_thread(space, "call_kernel");
   // A kernel taking WorkGroup<N> is phased (phased.hpp): one call per group, same checks.
   // One that takes either (a generic kernel) stays flat.
   constexpr bool phased = callable_with<N, WorkGroup, Kernel, Args...> && !callable_with<N, NdItem, Kernel, Args...>;
   if constexpr (!phased) validate_signature<NdItem, N, Kernel, Args...>();
-  const std::size_t local = range.local.size();
+  const std::size_t local = checked_size(range.local, "local");
   validate_group_size(local, max_work_group_size<ExecSpace>(), space_name<ExecSpace>(),
                       runs_on_host<ExecSpace> ? " on a host backend" : "");
   NdRangeBody<Kernel, N, Args...> body{kernel, ArgPack<Args...>(args...), scratch_layout(args...),
                                        range.get_group_range(), range.local};
   validate_local_memory(body.layout.total, max_local_memory_bytes<ExecSpace>(), space_name<ExecSpace>());
-  const std::size_t groups = body.group_range.size();
+  const std::size_t groups = checked_size(body.group_range, "work-group");
   validate_group_count(groups);
   if (groups == 0) return nullptr;
   // A kernel's declared LaunchBounds cap its work-groups on every backend and budget its
@@ -230,8 +222,9 @@ std::shared_ptr<LaunchStatus> launch(const ExecSpace& space, const Kernel& kerne
 #if !KAPI_DEVICE_PASS
     if constexpr (runs_on_host<ExecSpace>) {
       auto status = std::make_shared<LaunchStatus>();
-      using Functor = std::conditional_t<phased, HostPhasedFunctor<ExecSpace, Kernel, N, Args...>,
-                                         HostNdRangeFunctor<ExecSpace, Kernel, N, Args...>>;
+      using Body = NdRangeBody<Kernel, N, Args...>;
+      using Functor = std::conditional_t<phased, HostPhasedFunctor<Body>, HostNdRangeFunctor<Body>>;
+      const auto turn = host_dispatch_turn<ExecSpace>();
       Kokkos::parallel_for(label,
                            Policy(space, static_cast<int>(groups), 1).set_scratch_size(body.scratch_level, scratch),
                            Functor{body, status.get()});
@@ -255,8 +248,16 @@ std::shared_ptr<LaunchStatus> launch(const ExecSpace& space, const Kernel& kerne
   return nullptr;
 }
 
+/// Throws the launch's failure, else the first failure of a launch whose event was
+/// dropped without a wait.
 inline void report(const std::shared_ptr<LaunchStatus>& status) {
-  if (status && status->failed) throw launch_error(status->message);
+  if (status) status->raise();
+  auto unreported = UnreportedLaunches::take();
+  if (!unreported.empty()) {
+    for (std::size_t i = 1; i < unreported.size(); ++i) UnreportedLaunches::keep_if_failed(unreported[i]);
+    unreported.front()->reported = true;
+    throw launch_error("an earlier launch whose event was never waited on failed: " + unreported.front()->message());
+  }
 }
 
 }  // namespace detail
@@ -267,6 +268,14 @@ class KernelEvent {
  public:
   KernelEvent(ExecSpace space, std::shared_ptr<detail::LaunchStatus> status)
       : space_(std::move(space)), status_(std::move(status)) {}
+  KernelEvent(const KernelEvent&) = default;
+  KernelEvent(KernelEvent&&) noexcept = default;
+  KernelEvent& operator=(const KernelEvent&) = default;
+  KernelEvent& operator=(KernelEvent&&) noexcept = default;
+  /// A failure nobody waited for is thrown at the next wait, or printed at finalize.
+  ~KernelEvent() {
+    if (status_.use_count() == 1) detail::UnreportedLaunches::keep_if_failed(status_);
+  }
   /// Blocks until the kernel is done; throws launch_error if it broke the model.
   void wait() const {
     space_.fence();

@@ -1,25 +1,41 @@
 #pragma once
 // How a work-group runs on a host backend. One host thread runs the whole group.
-// Work-item 0 runs first in its own context (a Boost.Context fiber). If it finishes
-// without reaching group_barrier, no work-item of the group can reach one (SYCL requires
-// barriers in group-converged control flow), so the others run as a plain loop. If it
-// stops at a barrier, every other work-item gets a context too, and the thread sweeps
-// them phase by phase: each runs up to its next barrier, then the next one runs.
-// Under AddressSanitizer every switch between the thread's stack and a context's stack
-// is announced to it (detail/sanitizer.hpp), so ASan checks the contexts' frames too.
-#include <atomic>
-#include <boost/context/fiber.hpp>
+//
+// - Work-item 0 runs directly on the thread's own stack. If it finishes without reaching
+//   group_barrier, no work-item of the group can reach one (SYCL requires barriers in
+//   group-converged control flow), so the others run as a plain loop on the same stack,
+//   which the launch makes one the compiler can vectorise: a barrier-free group costs
+//   what a loop costs.
+// - When work-item 0 reaches a barrier, the others run up to theirs, each in its own
+//   context (a Boost.Context fcontext on a pooled stack, detail/host_stack_pool.hpp,
+//   created when first needed): every work-item switches straight to the next one, and
+//   the last one of a phase back to work-item 0 on the thread's stack. A barrier costs
+//   one context switch per work-item and nothing more.
+// - Work-items that end in a phase where others wait at a barrier have diverged: the
+//   launch reports it, and the waiting work-items are unwound (their barrier throws an
+//   internal exception) so that their frames are destroyed properly.
+// - An exception leaving a work-item is caught at the work-item's boundary, ends its
+//   group, and is reported by the launch (kapi::launch_error, the exception nested).
+// Under AddressSanitizer every switch between stacks is announced to it
+// (detail/sanitizer.hpp), so ASan checks the contexts' frames too.
+#include <boost/context/detail/fcontext.hpp>
 #include <cstddef>
-#include <cstdio>
-#include <memory>
+#include <exception>
 #include <string>
 #include <vector>
 
+#include "host_launch_rules.hpp"
+#include "host_stack_bytes.hpp"
+#include "host_stack_overflow.hpp"
 #include "host_stack_pool.hpp"
 #include "launch_status.hpp"
 #include "sanitizer.hpp"
 
 namespace kapi::detail {
+
+/// Thrown inside a waiting work-item to unwind it after its group diverged; not derived
+/// from std::exception, so kernels that catch those do not swallow it.
+struct HostGroupUnwind {};
 
 class HostGroup {
  public:
@@ -27,67 +43,70 @@ class HostGroup {
   HostGroup(const HostGroup&) = delete;
   HostGroup& operator=(const HostGroup&) = delete;
 
-  /// Runs work-items 0 … count-1; run_item(i) runs the kernel for local linear id i.
-  template <class RunItem>
-  void run(std::size_t count, std::size_t group_linear_id, LaunchStatus& status, const RunItem& run_item) {
-    group_ = group_linear_id;
-    status_ = &status;
-    count_ = count;
-    contexts_.clear();
-    resize_slots(count);
-
-    mode_ = Mode::contexts;
-    contexts_.push_back(make_context(0, run_item));
-    resume(0);
-    if (!contexts_[0]) {  // barrier-free group: the rest run without contexts
-      mode_ = Mode::direct;
-      for (std::size_t i = 1; i < count; ++i) {
-        current_ = i;
-        run_item(i);
-      }
+  /// Runs work-items 0 … count-1 of group `group_linear_id`: run_item(i) runs the kernel
+  /// for local linear id i; run_rest(first) runs first … count-1 in order (the
+  /// barrier-free rest of the group).
+  template <class RunItem, class RunRest>
+  void run(std::size_t count, std::size_t group_linear_id, LaunchStatus& status, const RunItem& run_item,
+           const RunRest& run_rest) {
+    begin(count, group_linear_id, status, Mode::flat);
+    const HostKernelScope in_kernel;
+    run_item_ = &run_item;
+    entry_ = &entry<RunItem>;
+    if (!guarded(0, [&] { run_item(std::size_t(0)); })) {
+      unwind_waiting();
       return;
     }
-    for (std::size_t i = 1; i < count; ++i) {
-      contexts_.push_back(make_context(i, run_item));
-      resume(i);
+    if (barriers_passed_[0] == 0) {  // work-item 0 reached no barrier: neither will the others
+      mode_ = Mode::direct;
+      guarded(1, [&] { run_rest(std::size_t(1)); });
+      return;
     }
-    sweep_phases();
+    // Work-item 0 ended after barriers: the others run their last phase, and must end too.
+    switch_to(1, 0);
+    if (diverged_) unwind_waiting();
   }
 
   /// Runs a phased kernel's group (one call of the kernel with a WorkGroup): no contexts;
   /// a group_barrier or flat group algorithm reached meanwhile is an error.
   template <class RunGroup>
   void run_phased(std::size_t count, std::size_t group_linear_id, LaunchStatus& status, const RunGroup& run_group) {
-    group_ = group_linear_id;
-    status_ = &status;
-    count_ = count;
-    current_ = 0;
-    resize_slots(count);
-    mode_ = Mode::phased;
-    run_group();
+    begin(count, group_linear_id, status, Mode::phased);
+    const HostKernelScope in_kernel;
+    guarded(0, run_group);
   }
 
   /// Called by work-item current_ at a group_barrier.
   void barrier() {
-    if (mode_ == Mode::phased) {
-      status_->fail("group_barrier or a flat group algorithm was called in a phased kernel (group " +
-                    std::to_string(group_) +
-                    "): there the phases are the barriers; use for_each_work_item, reduce_over_work_items and the "
-                    "*_scan_over_work_items functions");
-      return;
-    }
-    if (mode_ == Mode::direct) {
-      status_->fail("group_barrier reached by work-item " + std::to_string(current_) + " of group " +
-                    std::to_string(group_) +
-                    " but not by work-item 0: every work-item of a group must reach the same barriers");
-      return;
-    }
     const std::size_t i = current_;
+    switch (mode_) {
+      case Mode::phased:
+        status_->fail("group_barrier or a flat group algorithm was called in a phased kernel (group " +
+                      std::to_string(group_) +
+                      "): there the phases are the barriers; use for_each_work_item, reduce_over_work_items and the "
+                      "*_scan_over_work_items functions");
+        return;
+      case Mode::direct:
+        status_->fail("group_barrier reached by work-item " + std::to_string(i) + " of group " + std::to_string(group_) +
+                      " but not by work-item 0: every work-item of a group must reach the same barriers");
+        return;
+      case Mode::unwinding:
+        throw HostGroupUnwind{};
+      case Mode::flat:
+        break;
+    }
+    if (i == 0 && barriers_passed_[0] == 0 && count_ > 1) {  // the group needs contexts from here on
+      const std::string refused = HostStackPool::this_thread().reserve(count_, stack_bytes_);
+      if (!refused.empty()) {
+        status_->fail(refused);
+        throw HostGroupUnwind{};
+      }
+    }
     ++barriers_passed_[i];
-    void* fake_stack = nullptr;
-    asan_start_switch(&fake_stack, host_stack_bottom_, host_stack_size_);
-    sinks_[i] = std::move(sinks_[i]).resume();
-    asan_finish_switch(fake_stack);
+    ++arrived_;
+    const std::size_t next = next_after(i);
+    if (next != i) switch_to(next, i);
+    if (mode_ == Mode::unwinding || (i == 0 && diverged_)) throw HostGroupUnwind{};
   }
 
   /// Records a model violation found while the group runs; the launch reports the first
@@ -96,6 +115,8 @@ class HostGroup {
   std::size_t group_linear_id() const { return group_; }
 
   std::size_t current_work_item() const { return current_; }
+  /// The barrier-free rest of a group runs as the launch's loop: it names each work-item.
+  void enter_work_item(std::size_t i) { current_ = i; }
   std::size_t size() const { return count_; }
   /// Barriers the current work-item has passed in this group (the same for every
   /// work-item at a converged point, which lets collectives alternate buffers).
@@ -109,81 +130,135 @@ class HostGroup {
   }
 
   static HostGroup& this_thread() {
-    thread_local HostGroup group;
+    static thread_local HostGroup group;
     return group;
   }
 
  private:
-  enum class Mode { contexts, direct, phased };
+  using Context = boost::context::detail::fcontext_t;
+  using Transfer = boost::context::detail::transfer_t;
+  enum class Mode { flat, direct, phased, unwinding };
   struct alignas(16) Slot {
     unsigned char bytes[16];
   };
 
-  template <class RunItem>
-  boost::context::fiber make_context(std::size_t i, const RunItem& run_item) {
-    return boost::context::fiber(std::allocator_arg, PooledStackAllocator{&HostStackPool::this_thread(), &stacks_[i]},
-                                 [this, i, &run_item](boost::context::fiber&& sink) {
-                                   asan_finish_switch(nullptr, &host_stack_bottom_, &host_stack_size_);
-                                   sinks_[i] = std::move(sink);
-                                   run_item(i);
-                                   asan_start_switch(nullptr, host_stack_bottom_, host_stack_size_);  // ends here
-                                   return std::move(sinks_[i]);
-                                 });
-  }
-
-  void resume(std::size_t i) {
-    current_ = i;
-    void* fake_stack = nullptr;
-    asan_start_switch(&fake_stack, static_cast<char*>(stacks_[i].sp) - stacks_[i].size, stacks_[i].size);
-    contexts_[i] = std::move(contexts_[i]).resume();
-    asan_finish_switch(fake_stack);
-  }
-
-  void resize_slots(std::size_t count) {
-    if (sinks_.size() < count) sinks_.resize(count);
-    if (stacks_.size() < count) stacks_.resize(count);
+  void begin(std::size_t count, std::size_t group_linear_id, LaunchStatus& status, Mode mode) {
+    mode_ = mode;
+    group_ = group_linear_id;
+    status_ = &status;
+    count_ = count;
+    current_ = 0;
+    phase_ = arrived_ = 0;
+    started_ = 1;  // work-item 0 runs in the thread's own context
+    diverged_ = false;
     barriers_passed_.assign(count, 0);
-  }
-
-  // Every context stopped at its first barrier; run phase after phase.
-  void sweep_phases() {
-    for (;;) {
-      std::size_t finished = 0;
-      for (std::size_t i = 0; i < count_; ++i)
-        if (!contexts_[i]) ++finished;
-      if (finished == count_) return;
-      if (finished != 0 || !same_barrier_count()) {
-        status_->fail("work-items of group " + std::to_string(group_) +
-                      " reached different numbers of group_barrier calls: every work-item of a group must "
-                      "reach the same barriers");
-        drain();
-        return;
-      }
-      for (std::size_t i = 0; i < count_; ++i) resume(i);
+    if (contexts_.size() < count) {
+      contexts_.resize(count);
+      asan_fake_stacks_.resize(count);
+      ended_.resize(count);
     }
+    stack_bytes_ = host_stack_setting().bytes;  // the launch has checked the setting
+    HostWorkItemInfo& info = host_work_item_info();
+    info.group = group_linear_id;
+    info.stack_bytes = stack_bytes_;
   }
 
-  bool same_barrier_count() const {
-    for (std::size_t i = 1; i < count_; ++i)
-      if (barriers_passed_[i] != barriers_passed_[0]) return false;
-    return true;
+  // Runs f with the work-item's exceptions caught; false if it did not end normally.
+  template <class F>
+  bool guarded(std::size_t item, const F& f) {
+    host_work_item_info().item = item;
+    try {
+      f();
+      return true;
+    } catch (const HostGroupUnwind&) {
+    } catch (...) {
+      status_->fail_with(std::current_exception(),
+                         "work-item " + std::to_string(current_) + " of work-group " + std::to_string(group_));
+    }
+    return false;
   }
 
-  // After divergence: let every context run to its end so its stack unwinds cleanly.
-  void drain() {
-    for (std::size_t i = 0; i < count_; ++i)
-      while (contexts_[i]) resume(i);
+  // Where work-item i goes when it reaches a barrier or ends: the next work-item; at the
+  // end of a phase work-item 0 (all waiting: a new phase; all ended; or diverged).
+  std::size_t next_after(std::size_t i) {
+    if (mode_ == Mode::unwinding) return 0;
+    if (i + 1 < count_) return i + 1;
+    if (arrived_ == count_) {
+      ++phase_;
+      arrived_ = 0;
+    } else if (arrived_ != 0) {  // some wait at a barrier, the others ended
+      diverged_ = true;
+      status_->fail("work-items of group " + std::to_string(group_) +
+                    " reached different numbers of group_barrier calls: every work-item of a group must reach the "
+                    "same barriers");
+    }
+    return 0;
   }
 
-  Mode mode_ = Mode::contexts;
-  std::size_t count_ = 0;
-  std::size_t current_ = 0;
-  std::size_t group_ = 0;
+  // Leaves context `me` for context `next` (started there if new); returns when some
+  // context switches back to `me`.
+  void switch_to(std::size_t next, std::size_t me) {
+    if (next >= started_) start_context(next);
+    from_ = me;
+    current_ = next;
+    asan_start_switch(&asan_fake_stacks_[me], stack_bottom(next), stack_size(next));
+    const Transfer t = boost::context::detail::jump_fcontext(contexts_[next], this);
+    asan_finish_switch(asan_fake_stacks_[me]);
+    contexts_[from_] = t.fctx;
+    current_ = me;
+    host_work_item_info().item = me;
+  }
+
+  void start_context(std::size_t i) {
+    const HostStackPool& pool = HostStackPool::this_thread();
+    asan_unpoison(pool.bottom(i), pool.size(i));  // poison left by an earlier context on this stack
+    contexts_[i] = boost::context::detail::make_fcontext(pool.top(i), pool.size(i), entry_);
+    ended_[i] = false;
+    started_ = i + 1;
+  }
+
+  const void* stack_bottom(std::size_t i) const {
+    return i == 0 ? host_stack_bottom_ : HostStackPool::this_thread().bottom(i);
+  }
+  std::size_t stack_size(std::size_t i) const { return i == 0 ? host_stack_size_ : HostStackPool::this_thread().size(i); }
+
+  template <class RunItem>
+  static void entry(Transfer t) {
+    auto& g = *static_cast<HostGroup*>(t.data);
+    const bool from_thread = g.from_ == 0;
+    asan_finish_switch(nullptr, from_thread ? &g.host_stack_bottom_ : nullptr,
+                       from_thread ? &g.host_stack_size_ : nullptr);
+    g.contexts_[g.from_] = t.fctx;
+    const std::size_t me = g.current_;
+    g.guarded(me, [&] { (*static_cast<const RunItem*>(g.run_item_))(me); });
+    g.ended_[me] = true;
+    const std::size_t next = g.next_after(me);
+    if (next >= g.started_) g.start_context(next);
+    g.from_ = me;
+    g.current_ = next;
+    asan_start_switch(nullptr, g.stack_bottom(next), g.stack_size(next));  // this context ends
+    boost::context::detail::jump_fcontext(g.contexts_[next], &g);
+  }
+
+  // After divergence or an exception: end every work-item still waiting at a barrier.
+  void unwind_waiting() {
+    mode_ = Mode::unwinding;
+    for (std::size_t i = 1; i < started_; ++i)
+      if (!ended_[i]) switch_to(i, 0);
+  }
+
+  Mode mode_ = Mode::flat;
+  std::size_t count_ = 0, current_ = 0, from_ = 0, group_ = 0;
+  std::size_t phase_ = 0, arrived_ = 0, started_ = 0;
+  std::size_t stack_bytes_ = 0;
+  bool diverged_ = false;
   LaunchStatus* status_ = nullptr;
-  std::vector<boost::context::fiber> contexts_;
-  std::vector<boost::context::fiber> sinks_;
-  std::vector<boost::context::stack_context> stacks_;  // where each context's stack is
-  const void* host_stack_bottom_ = nullptr;             // the thread's own stack (for ASan)
+  const void* run_item_ = nullptr;
+  void (*entry_)(Transfer) = nullptr;
+  std::vector<Context> contexts_;  // per work-item; work-item 0's is the thread's own
+  std::vector<void*> asan_fake_stacks_;
+  std::vector<char> ended_;
+  const void* host_stack_bottom_ = nullptr;  // the thread's own stack (for ASan)
   std::size_t host_stack_size_ = 0;
   std::vector<std::size_t> barriers_passed_;
   std::vector<Slot> collective_;

@@ -5,6 +5,9 @@
 #include <type_traits>
 #include <utility>
 
+#include <string>
+
+#include "../errors.hpp"
 #include "../local_accessor.hpp"
 
 namespace kapi::detail {
@@ -43,6 +46,7 @@ struct ScratchLayout {
 
 inline constexpr std::size_t scratch_alignment = 16;
 
+/// Places every LocalAccessor argument; a size that overflows throws launch_error.
 template <class... Args>
 ScratchLayout<sizeof...(Args)> scratch_layout(const Args&... args) {
   ScratchLayout<sizeof...(Args)> layout;
@@ -50,8 +54,17 @@ ScratchLayout<sizeof...(Args)> scratch_layout(const Args&... args) {
   auto place = [&](const auto& a) {
     using A = std::decay_t<decltype(a)>;
     if constexpr (is_local_accessor_v<A>) {
+      std::size_t bytes = sizeof(typename A::value_type);
+      bool overflow = false;
+      for (int d = 0; d < A::dimensions; ++d) overflow |= __builtin_mul_overflow(bytes, a.get_range()[d], &bytes);
+      overflow |= __builtin_add_overflow(bytes, scratch_alignment - 1, &bytes);
+      bytes = bytes / scratch_alignment * scratch_alignment;
       layout.offset[i] = layout.total;
-      layout.total += (a.byte_size() + scratch_alignment - 1) / scratch_alignment * scratch_alignment;
+      overflow |= __builtin_add_overflow(layout.total, bytes, &layout.total);
+      if (overflow)
+        throw launch_error("LocalAccessor argument " + std::to_string(i + 1) + " of shape " +
+                           format_extents(a.get_range().extent) + " (" + std::to_string(sizeof(typename A::value_type)) +
+                           "-byte elements) needs more bytes than a size can count, with the other local memory");
     }
     ++i;
   };

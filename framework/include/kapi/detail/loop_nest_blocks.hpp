@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <string>
 
+#include "host_launch_rules.hpp"
 #include "loop_nest_common.hpp"
 #include "loop_nest_divisor.hpp"
 
@@ -123,6 +124,7 @@ void launch_blocks(const ExecSpace& space, const char* label, int league, index_
     throw launch_error("loop-nest policy " + policy + ": a block of " + std::to_string(threads) +
                        " threads is more than " + ExecSpace::name() + " runs for this body (" + std::to_string(max) +
                        ")");
+  const auto turn = kapi::detail::host_dispatch_turn<ExecSpace>();
   Kokkos::parallel_for(label, Kokkos::TeamPolicy<ExecSpace>(space, league, static_cast<int>(threads), 1), functor);
 }
 
@@ -159,6 +161,7 @@ struct BlockStride {
       g[d] = grid[d] > 0 ? grid[d] : std::max<index_type>(1, std::min(detail::ceil_div(e.n[d], block[d]), caps[d]));
     if constexpr (kapi::detail::runs_on_host<ExecSpace>) {
       detail::BlockStrideOnHostThreads<Body> f{body, e, {block[0], block[1]}, {g[0], g[1]}};
+      const auto turn = kapi::detail::host_dispatch_turn<ExecSpace>();
       Kokkos::parallel_for("kapi::nest::blocks_3d",
                            Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_type>>(space, 0, g[0] * g[1]), f);
     } else {
@@ -190,6 +193,7 @@ struct Tiles {
     const index_type count = tiles[0] * tiles[1] * tiles[2];
     if constexpr (kapi::detail::runs_on_host<ExecSpace>) {
       detail::TilesOnHostThreads<Body> f{body, e, {tile[0], tile[1], tile[2]}, {tiles[0], tiles[1], tiles[2]}};
+      const auto turn = kapi::detail::host_dispatch_turn<ExecSpace>();
       Kokkos::parallel_for("kapi::nest::tiles",
                            Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_type>>(space, 0, count), f);
     } else {

@@ -3,6 +3,7 @@
 // TeamThreadRange for the middle loop, ThreadVectorRange for the inner loop.
 #include <string>
 
+#include "host_launch_rules.hpp"
 #include "loop_nest_common.hpp"
 
 namespace kapi::nest {
@@ -40,10 +41,12 @@ struct Hierarchical {
     detail::HierarchicalNest<Body, typename Policy::member_type> f{body, e};
     const int league = detail::checked_league(e.n[0], name());
     if constexpr (kapi::detail::runs_on_host<ExecSpace>) {
+      const auto turn = kapi::detail::host_dispatch_turn<ExecSpace>();
       Kokkos::parallel_for("kapi::nest::hierarchical", Policy(space, league, 1, 1), f);
     } else {
       int lanes = 1;  // a power of two up to a warp, no wider than the k loop
       while (lanes < 32 && lanes < e.n[2]) lanes *= 2;
+      const auto turn = kapi::detail::host_dispatch_turn<ExecSpace>();
       Kokkos::parallel_for("kapi::nest::hierarchical", Policy(space, league, Kokkos::AUTO, lanes), f);
     }
   }

@@ -3,6 +3,7 @@
 // problem and the values involved.
 #include <climits>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <type_traits>
 
@@ -17,6 +18,21 @@ namespace kapi::detail {
 template <int N>
 std::string text(const Range<N>& r) {
   return format_extents(r.extent);
+}
+
+/// The number of work-items in `r` ("global", "local" or "work-group" range), or
+/// launch_error when it does not fit a launch's 64-bit signed index.
+template <int N>
+std::size_t checked_size(const Range<N>& r, const char* what) {
+  constexpr std::size_t max = static_cast<std::size_t>(INT64_MAX);
+  for (int d = 0; d < N; ++d)
+    if (r.extent[d] == 0) return 0;
+  std::size_t size = 1;
+  for (int d = 0; d < N; ++d)
+    if (__builtin_mul_overflow(size, r.extent[d], &size) || size > max)
+      throw launch_error(std::string(what) + " range " + text(r) + " holds more than " + std::to_string(max) +
+                         " work-items (2^63 - 1, the most a launch indexes): its extents' product overflows");
+  return size;
 }
 
 template <int N>

@@ -1,0 +1,176 @@
+#pragma once
+// Turns a work-item stack overflow into a message. Every context stack sits above a guard
+// region (detail/host_stack_pool.hpp) and code using kapi is built with stack-clash
+// protection, so an overflowing frame faults in a guard instead of writing into a
+// neighbour. A SIGSEGV handler, run on an alternate signal stack (the faulting stack is
+// exhausted), recognises a fault inside a registered pool, prints which work-item
+// overflowed and what to change, and lets the default action end the process. Faults
+// elsewhere go to the handler that was installed before (ASan's, a debugger's, …).
+#include <signal.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+
+namespace kapi::detail {
+
+/// What the fault message reports about the work-item running on this thread.
+struct HostWorkItemInfo {
+  std::size_t group = 0, item = 0, stack_bytes = 0;
+  bool in_context = false;
+};
+
+inline HostWorkItemInfo& host_work_item_info() {
+  static thread_local HostWorkItemInfo info;
+  return info;
+}
+
+class HostStackOverflowReporter {
+ public:
+  static constexpr std::size_t max_pools = 4096;
+
+  /// Registers [begin, end) (a pool's whole mapping) and makes sure the handler and this
+  /// thread's alternate signal stack are in place.
+  static void add_pool(const void* begin, std::size_t bytes) {
+    install_handler();
+    install_alternate_stack();
+    const auto b = reinterpret_cast<std::uintptr_t>(begin);
+    for (auto& p : pools()) {
+      std::uintptr_t expected = 0;
+      if (p.begin.compare_exchange_strong(expected, b)) {
+        p.end.store(b + bytes);
+        return;
+      }
+    }
+    // More pools than slots: faults there still end the process, without the message.
+  }
+
+  static void remove_pool(const void* begin) {
+    const auto b = reinterpret_cast<std::uintptr_t>(begin);
+    for (auto& p : pools())
+      if (p.begin.load() == b) {
+        p.end.store(0);
+        p.begin.store(0);
+        return;
+      }
+  }
+
+ private:
+  struct Range {
+    std::atomic<std::uintptr_t> begin{0}, end{0};
+  };
+  static Range (&pools())[max_pools] {
+    static Range ranges[max_pools];
+    return ranges;
+  }
+  static struct sigaction& previous() {
+    static struct sigaction action;
+    return action;
+  }
+
+  static void install_handler() {
+    static std::once_flag once;
+    std::call_once(once, [] {
+      struct sigaction action = {};
+      action.sa_sigaction = &on_fault;
+      action.sa_flags = SA_SIGINFO | SA_ONSTACK;
+      sigemptyset(&action.sa_mask);
+      ::sigaction(SIGSEGV, &action, &previous());
+    });
+  }
+
+  // sigaltstack is per thread; the stack is freed when the thread ends.
+  static void install_alternate_stack() {
+    struct AlternateStack {
+      void* memory = nullptr;
+      std::size_t bytes = 0;
+      AlternateStack() {
+        stack_t current = {};
+        if (::sigaltstack(nullptr, &current) == 0 && !(current.ss_flags & SS_DISABLE)) return;  // the user's
+        bytes = std::size_t(64) << 10;
+        memory = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (memory == MAP_FAILED) {
+          memory = nullptr;
+          return;
+        }
+        stack_t s = {};
+        s.ss_sp = memory;
+        s.ss_size = bytes;
+        if (::sigaltstack(&s, nullptr) != 0) {
+          ::munmap(memory, bytes);
+          memory = nullptr;
+        }
+      }
+      ~AlternateStack() {
+        if (!memory) return;
+        stack_t off = {};
+        off.ss_flags = SS_DISABLE;
+        ::sigaltstack(&off, nullptr);
+        ::munmap(memory, bytes);
+      }
+    };
+    static thread_local AlternateStack stack;
+    (void)stack;
+  }
+
+  static bool in_pool(std::uintptr_t address) {
+    for (auto& p : pools()) {
+      const std::uintptr_t b = p.begin.load(std::memory_order_relaxed);
+      if (b && address >= b && address < p.end.load(std::memory_order_relaxed)) return true;
+    }
+    return false;
+  }
+
+  // Async-signal-safe output: write(2) and hand-made number formatting only.
+  static void put(const char* s) {
+    std::size_t n = 0;
+    while (s[n]) ++n;
+    while (n > 0) {
+      const ssize_t w = ::write(STDERR_FILENO, s, n);
+      if (w <= 0) return;
+      s += w;
+      n -= static_cast<std::size_t>(w);
+    }
+  }
+  static void put(std::size_t v) {
+    char digits[24];
+    int i = 23;
+    digits[i] = '\0';
+    do {
+      digits[--i] = char('0' + v % 10);
+      v /= 10;
+    } while (v && i > 0);
+    put(digits + i);
+  }
+
+  static void on_fault(int sig, siginfo_t* info, void* context) {
+    const auto address = reinterpret_cast<std::uintptr_t>(info->si_addr);
+    if (in_pool(address)) {
+      const HostWorkItemInfo& w = host_work_item_info();
+      put("kapi: stack overflow in work-item ");
+      put(w.item);
+      put(" of work-group ");
+      put(w.group);
+      put(": its frame is larger than the ");
+      put(w.stack_bytes);
+      put("-byte stack each work-item context gets on a host backend (KAPI_HOST_STACK_BYTES). "
+          "Set KAPI_HOST_STACK_BYTES to a larger value (up to 64M), or keep large arrays out of the "
+          "work-item's frame (a LocalAccessor or a View).\n");
+      ::signal(SIGSEGV, SIG_DFL);  // returning re-runs the access: the default action ends the process
+      return;
+    }
+    const struct sigaction& before = previous();
+    if (before.sa_flags & SA_SIGINFO) {
+      if (before.sa_sigaction) before.sa_sigaction(sig, info, context);
+    } else if (before.sa_handler != SIG_DFL && before.sa_handler != SIG_IGN) {
+      before.sa_handler(sig);
+    } else {
+      ::signal(SIGSEGV, SIG_DFL);  // a fault cannot be ignored: the default action
+    }
+  }
+};
+
+}  // namespace kapi::detail
