@@ -120,7 +120,7 @@ def main():
         va, vb = metric_value(ra, args.metric), metric_value(rb, args.metric)
         if not va or not vb:
             continue
-        ratio = va / vb if (args.metric == "rate" and ra.unit == "us") else vb / va  # us: lower is better
+        ratio = va / vb if (args.metric == "rate" and ra.unit in kr.LOWER_IS_BETTER) else vb / va
         cvs = [c for c in (metric_cv(ra, args.metric), metric_cv(rb, args.metric)) if c is not None]
         noise = max([2 * c for c in cvs] + [args.floor / 100.0])
         flag = ""

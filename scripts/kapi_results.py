@@ -16,7 +16,8 @@ import os
 import re
 import sys
 
-RATE_UNITS = ("GFLOP/s", "GB/s", "us")  # "us": microseconds per run (launch), lower is better
+RATE_UNITS = ("GFLOP/s", "GB/s", "us", "ns/item")  # "us": microseconds per run (launch), lower is better
+LOWER_IS_BETTER = ("us", "ns/item")  # "ns/item": nanoseconds per unit of work (barrier), lower is better
 _SUFFIX = re.compile(r"^(min_time|min_warmup_time|repeats|iterations|threads):|^(real_time|manual_time|process_time)$")
 _TIME_SCALE = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
 

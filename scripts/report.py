@@ -480,6 +480,8 @@ def build(folder, plots=True):
         md.append("")
         if unit == "us":
             what = "microseconds per launch · % of raw Kokkos (raw time / this time)"
+        elif unit == "ns/item":
+            what = "nanoseconds per work-item per round · % of anchor (anchor time / this time)"
         else:
             what = "rate · % of anchor · % of raw Kokkos"
         terminal.append("%s (%s, %s: %s)\n%s" % (app, typ, unit, what, table))

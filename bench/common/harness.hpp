@@ -193,13 +193,16 @@ DataCache<Data>& data_cache() {
 // ----------------------------------------------------------------------------- cases
 
 /// One benchmark: an operation at one size, with its work and its check.
+/// Units where a smaller figure is better (latencies and costs).
+inline bool lower_is_better(const std::string& unit) { return unit == "us" || unit == "ns/item"; }
+
 struct Case {
   std::string app, type, variant;
   Role role = Role::kapi;
   std::string size_name = "n";  // n, N
   std::size_t size = 0;
   double work = 0;           // FLOP or bytes per run
-  std::string unit;          // "GFLOP/s", "GB/s", or "us" (microseconds per run)
+  std::string unit;          // "GFLOP/s", "GB/s", "us" (microseconds per run) or "ns/item" (per unit of work)
   benchmark::TimeUnit time_unit = benchmark::kMillisecond;
   bool wall_clock = false;   // time with the host clock on every space (launch latency)
   // Makes the operation, bound to this size's data (allocated on first use).
@@ -388,6 +391,8 @@ inline void run_case(const Case& c, benchmark::State& st) {
     last_rates()[c.series()] = {c.work / per_run, c.size};
     if (c.unit == "us") {  // a latency: microseconds per run, lower is better
       st.counters[c.unit] = benchmark::Counter(1e6 * per_run);
+    } else if (c.unit == "ns/item") {  // a cost: nanoseconds per unit of work, lower is better
+      st.counters[c.unit] = benchmark::Counter(1e9 * per_run / c.work);
     } else {
       st.counters[c.unit] = benchmark::Counter(1e-9 * c.work / per_run);
     }
@@ -470,7 +475,7 @@ class ProgressReporter : public benchmark::BenchmarkReporter {
     double rate = 0, pct = -1;
     std::string unit;
     for (const auto& [k, v] : best->counters) {
-      if (k == "GFLOP/s" || k == "GB/s" || k == "us") {
+      if (k == "GFLOP/s" || k == "GB/s" || k == "us" || k == "ns/item") {
         rate = v.value;
         unit = k;
       }
@@ -482,7 +487,7 @@ class ProgressReporter : public benchmark::BenchmarkReporter {
       anchors_ += (anchors_.empty() ? "" : ", ") + variant + " " + fmt(rate);
     } else if (label == "raw-kokkos") {
       raw_ += (raw_.empty() ? "" : ", ") + variant + " " + fmt(rate);
-    } else if (label == "kapi" && (best_variant_.empty() || (unit == "us" ? rate < best_rate_ : rate > best_rate_))) {
+    } else if (label == "kapi" && (best_variant_.empty() || (lower_is_better(unit) ? rate < best_rate_ : rate > best_rate_))) {
       best_rate_ = rate;
       best_variant_ = variant;
       best_pct_ = pct;

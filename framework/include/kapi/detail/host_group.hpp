@@ -7,7 +7,7 @@
 //   which the launch makes one the compiler can vectorise: a barrier-free group costs
 //   what a loop costs.
 // - When work-item 0 reaches a barrier, the others run up to theirs, each in its own
-//   context (a Boost.Context fcontext on a pooled stack, detail/host_stack_pool.hpp,
+//   context (detail/host_context.hpp, on a pooled stack, detail/host_stack_pool.hpp,
 //   created when first needed): every work-item switches straight to the next one, and
 //   the last one of a phase back to work-item 0 on the thread's stack. A barrier costs
 //   one context switch per work-item and nothing more.
@@ -18,12 +18,12 @@
 //   group, and is reported by the launch (kapi::launch_error, the exception nested).
 // Under AddressSanitizer every switch between stacks is announced to it
 // (detail/sanitizer.hpp), so ASan checks the contexts' frames too.
-#include <boost/context/detail/fcontext.hpp>
 #include <cstddef>
 #include <exception>
 #include <string>
 #include <vector>
 
+#include "host_context.hpp"
 #include "host_launch_rules.hpp"
 #include "host_stack_bytes.hpp"
 #include "host_stack_overflow.hpp"
@@ -135,8 +135,6 @@ class HostGroup {
   }
 
  private:
-  using Context = boost::context::detail::fcontext_t;
-  using Transfer = boost::context::detail::transfer_t;
   enum class Mode { flat, direct, phased, unwinding };
   struct alignas(16) Slot {
     unsigned char bytes[16];
@@ -202,9 +200,8 @@ class HostGroup {
     from_ = me;
     current_ = next;
     asan_start_switch(&asan_fake_stacks_[me], stack_bottom(next), stack_size(next));
-    const Transfer t = boost::context::detail::jump_fcontext(contexts_[next], this);
+    swap_host_context(contexts_[me], contexts_[next]);
     asan_finish_switch(asan_fake_stacks_[me]);
-    contexts_[from_] = t.fctx;
     current_ = me;
     host_work_item_info().item = me;
   }
@@ -212,7 +209,7 @@ class HostGroup {
   void start_context(std::size_t i) {
     const HostStackPool& pool = HostStackPool::this_thread();
     asan_unpoison(pool.bottom(i), pool.size(i));  // poison left by an earlier context on this stack
-    contexts_[i] = boost::context::detail::make_fcontext(pool.top(i), pool.size(i), entry_);
+    contexts_[i] = make_host_context(pool.top(i), pool.size(i), entry_);
     ended_[i] = false;
     started_ = i + 1;
   }
@@ -222,13 +219,13 @@ class HostGroup {
   }
   std::size_t stack_size(std::size_t i) const { return i == 0 ? host_stack_size_ : HostStackPool::this_thread().size(i); }
 
+  // A context's first function (it never returns: it ends by switching away for good).
   template <class RunItem>
-  static void entry(Transfer t) {
-    auto& g = *static_cast<HostGroup*>(t.data);
+  static void entry() {
+    HostGroup& g = this_thread();
     const bool from_thread = g.from_ == 0;
     asan_finish_switch(nullptr, from_thread ? &g.host_stack_bottom_ : nullptr,
                        from_thread ? &g.host_stack_size_ : nullptr);
-    g.contexts_[g.from_] = t.fctx;
     const std::size_t me = g.current_;
     g.guarded(me, [&] { (*static_cast<const RunItem*>(g.run_item_))(me); });
     g.ended_[me] = true;
@@ -237,7 +234,8 @@ class HostGroup {
     g.from_ = me;
     g.current_ = next;
     asan_start_switch(nullptr, g.stack_bottom(next), g.stack_size(next));  // this context ends
-    boost::context::detail::jump_fcontext(g.contexts_[next], &g);
+    HostContext ended;
+    swap_host_context(ended, g.contexts_[next]);
   }
 
   // After divergence or an exception: end every work-item still waiting at a barrier.
@@ -254,8 +252,8 @@ class HostGroup {
   bool diverged_ = false;
   LaunchStatus* status_ = nullptr;
   const void* run_item_ = nullptr;
-  void (*entry_)(Transfer) = nullptr;
-  std::vector<Context> contexts_;  // per work-item; work-item 0's is the thread's own
+  void (*entry_)() = nullptr;
+  std::vector<HostContext> contexts_;  // per work-item; work-item 0's is the thread's own
   std::vector<void*> asan_fake_stacks_;
   std::vector<char> ended_;
   const void* host_stack_bottom_ = nullptr;  // the thread's own stack (for ASan)

@@ -1,0 +1,92 @@
+// bench_barrier: what a work-group barrier costs per work-item, the host engine's figure
+// (detail/host_group.hpp: one context switch per work-item per barrier) and a device's.
+//   anchor  loop          the same kernel without barriers: every round a plain loop step
+//   kapi    barrier       the kernel with a group_barrier after every round
+// Groups of 64, 256 and 1024 work-items (size "items"), 4 groups per host thread or 4 per
+// multiprocessor-ish (256 on a device), 64 rounds each. Counter "ns/item": nanoseconds per
+// work-item per round (per barrier), lower is better; pct_of_anchor = loop / barrier.
+// Check: every work-item's final value against the host's.
+#include <kapi/kapi.hpp>
+
+#include <cstdint>
+#include <string>
+
+#include "common/checks.hpp"
+#include "common/harness.hpp"
+
+namespace {
+
+using namespace kapi_bench;
+using Out = Kokkos::View<std::uint32_t*, MemSpace>;
+
+constexpr int rounds = 64;
+
+KOKKOS_INLINE_FUNCTION std::uint32_t step(std::uint32_t x) { return x * 1664525u + 1013904223u; }
+
+template <bool Barriers>
+struct Rounds {
+  template <class V>
+  KOKKOS_INLINE_FUNCTION void operator()(const kapi::NdItem<1>& it, const V& out) const {
+    std::uint32_t x = static_cast<std::uint32_t>(it.get_global_id(0));
+    for (int r = 0; r < rounds; ++r) {
+      x = step(x);
+      if constexpr (Barriers) kapi::group_barrier(it.get_group());
+    }
+    out(it.get_global_id(0)) = x;
+  }
+};
+
+std::size_t group_count() {
+  return kapi::detail::runs_on_host<Space> ? 4 * static_cast<std::size_t>(space().concurrency()) : 256;
+}
+
+struct Data {
+  Out out;
+};
+std::shared_ptr<Data> data(std::size_t items) {
+  return data_cache<Data>().get(items, [](std::size_t n) { return Data{Out(std::string("out"), n * group_count())}; });
+}
+
+std::string verify(std::size_t items) {
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), data(items)->out);
+  for (std::size_t i = 0; i < h.extent(0); ++i) {
+    std::uint32_t x = static_cast<std::uint32_t>(i);
+    for (int r = 0; r < rounds; ++r) x = step(x);
+    if (h(i) != x) return mismatch("out(" + std::to_string(i) + ")", double(x), double(h(i)));
+  }
+  return {};
+}
+
+template <bool Barriers>
+Case make_case(std::size_t items, const std::string& variant, Role role) {
+  Case c;
+  c.app = "barrier";
+  c.type = "u32";
+  c.variant = variant;
+  c.role = role;
+  c.size_name = "items";
+  c.size = items;
+  c.work = double(items) * double(group_count()) * rounds;  // work-item rounds
+  c.unit = "ns/item";
+  c.time_unit = benchmark::kMicrosecond;
+  c.poison = [items] { Kokkos::deep_copy(data(items)->out, 0u); };
+  c.verify = [items] { return verify(items); };
+  c.bind = [items] {
+    auto d = data(items);
+    const kapi::NdRange<1> range(kapi::Range<1>(items * group_count()), kapi::Range<1>(items));
+    return std::function<void()>([d, range] { kapi::call_kernel(space(), Rounds<Barriers>{}, range, d->out); });
+  };
+  return c;
+}
+
+void register_all() {
+  benchmark::AddCustomContext("anchor", "loop: the same nd-range kernel without its barriers");
+  for (std::size_t items : sweep({64, 256, 1024})) {
+    add(make_case<false>(items, "loop", Role::anchor));
+    add(make_case<true>(items, "barrier", Role::kapi));
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) { return kapi_bench::run_main(argc, argv, "barrier", register_all); }
