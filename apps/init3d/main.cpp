@@ -1,5 +1,6 @@
 // kapi-init3d: a(i, j, k) = c*i*j*k under every loop-nest policy, each checked against
 // the C-style triple loop and timed.
+#include <climits>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -57,7 +58,7 @@ int run_init3d(const Space& space, std::size_t ni, std::size_t nj, std::size_t n
     std::size_t wrong = 0;
     for (std::size_t i = 0; i < ni; ++i)
       for (std::size_t j = 0; j < nj; ++j)
-        for (std::size_t k = 0; k < nk; ++k) wrong += host(i, j, k) != init3d::expected(c, i, j, k);
+        for (std::size_t k = 0; k < nk; ++k) wrong += !init3d::same(host(i, j, k), init3d::expected(c, i, j, k));
     all_pass = all_pass && wrong == 0;
     results.push_back({policy, t.median_s, t.min_s, bytes / t.median_s * 1e-9, wrong});
     std::printf("%-28s %12.3f %12.3f %10.2f  %s", policy.c_str(), t.median_s * 1e3, t.min_s * 1e3,
@@ -96,10 +97,17 @@ int main(int argc, char** argv) {
     const std::size_t n = args.count("n", 100);
     const std::size_t ni = args.count("ni", n), nj = args.count("nj", n), nk = args.count("nk", n);
     const auto policies = args.list("policy");
+    // A finite constant only (Args::real rejects nan and inf): with c = NaN every point
+    // is NaN, so the run would time writes of NaN and the check would compare NaN with
+    // NaN. Finite constants whose products overflow (c*i = inf, times j = 0 gives NaN)
+    // are fine: init3d::same counts NaN where NaN is expected as right.
     const double c = args.real("c", 0.0001);
-    const int repeats = static_cast<int>(args.count("repeat", 10));
+    const int repeats = static_cast<int>(args.count("repeat", 10, 1, INT_MAX));
     const std::string space = args.text("space", "");
     for (const auto& p : policies) kapi::nest::parse_policy(p);  // unknown names fail here
+    kapi_apps::Footprint memory;
+    memory.add("a (ni x nj x nk doubles)", {{"ni", ni}, {"nj", nj}, {"nk", nk}}, sizeof(double));
+    memory.check();
     kapi_apps::check_space(space);
     return [=] {
       return kapi_apps::with_space(space, [&](const auto& s) { return run_init3d(s, ni, nj, nk, c, repeats, policies); });

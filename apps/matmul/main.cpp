@@ -1,5 +1,7 @@
 // kapi-matmul: C = A·B with every matmul variant, each checked against a double-precision
 // host reference (tolerance from K) and timed.
+#include <algorithm>
+#include <climits>
 #include <cstdint>
 #include <cstdio>
 #include <string>
@@ -45,6 +47,11 @@ const char* type_name() {
   return sizeof(T) == 4 ? "float" : "double";
 }
 
+// Whether the check samples 64 rows rather than comparing every element.
+bool sampled(const std::string& check, std::size_t m, std::size_t n, std::size_t k) {
+  return check == "sample" || (check.empty() && double(m) * double(n) * double(k) > double(1ull << 31));
+}
+
 template <class T, class Space>
 bool run_type(const Space& space, std::size_t m, std::size_t n, std::size_t k, const std::string& check, int repeats,
               const std::vector<std::string>& variants, std::vector<kapi_apps::JsonObject>& items) {
@@ -58,7 +65,7 @@ bool run_type(const Space& space, std::size_t m, std::size_t n, std::size_t k, c
   Kokkos::deep_copy(a, ha);
   Kokkos::deep_copy(b, hb);
 
-  const bool sample = check == "sample" || (check.empty() && double(m) * n * k > double(1ull << 31));
+  const bool sample = sampled(check, m, n, k);
   const bool verify = check != "none";
   const matmul::ProductReference reference(ha, hb,
                                            verify ? (sample ? matmul::sample_rows(m, 64) : matmul::all_rows(m))
@@ -127,19 +134,48 @@ int run_matmul(const Space& space, std::size_t m, std::size_t n, std::size_t k, 
 int main(int argc, char** argv) {
   const std::string help = std::string(usage) + "Enabled spaces: " + kapi_apps::space_names() + "\n";
   return kapi_apps::run_program(argc, argv, help, [](kapi_apps::Args& args) {
+    const bool has_size = args.has("size");
     const std::size_t size = args.count("size", 512);
-    const std::size_t m = args.count("m", size), n = args.count("n", size), k = args.count("k", size);
+    // A dimension and the option that set it (--m, or --size when --m is absent), for messages.
+    auto dim = [&](const char* name) {
+      const bool own = args.has(name);
+      return kapi_apps::SizeOption{own || !has_size ? name : "size", args.count(name, size)};
+    };
+    const kapi_apps::SizeOption dm = dim("m"), dn = dim("n"), dk = dim("k");
+    const std::size_t m = dm.value, n = dn.value, k = dk.value;
     auto types = args.list("type");
     if (types.empty()) types = {"float"};
     const auto variants = args.list("variant");
     const std::string check = args.text("check", "");
     if (!check.empty() && check != "full" && check != "sample" && check != "none")
       throw kapi_apps::usage_error("--check: expected full, sample or none, got '" + check + "'");
-    const int repeats = static_cast<int>(args.count("repeat", 5));
+    const int repeats = static_cast<int>(args.count("repeat", 5, 1, INT_MAX));
     const std::string space = args.text("space", "");
     for (const auto& v : variants) matmul::check_variant(v);
-    for (const auto& t : types)
+    std::size_t widest = 0;  // the types run one after another: the widest sets the peak
+    for (const auto& t : types) {
       if (t != "float" && t != "double") throw kapi_apps::usage_error("--type: '" + t + "' is not float or double");
+      widest = std::max<std::size_t>(widest, t == "float" ? 4 : 8);
+    }
+    kapi_apps::Footprint memory;
+    const std::string elements = widest == 4 ? " floats)" : " doubles)";
+    memory.add("A (m x k" + elements, {dm, dk}, widest);
+    memory.add("B (k x n" + elements, {dk, dn}, widest);
+    memory.add("C (m x n" + elements, {dm, dn}, widest);
+    if (check != "none") {  // the reference: two doubles per checked element
+      const std::size_t rows = sampled(check, m, n, k) ? std::min<std::size_t>(m, 64) : m;
+      memory.add("the reference (2 x rows x n doubles)", {{dm.name, rows}, dn}, 2 * sizeof(double));
+    }
+    memory.check();
+#if defined(KAPI_APPS_HAVE_KOKKOS_KERNELS)
+    if (variants.empty() || std::find(variants.begin(), variants.end(), "kokkos-kernels") != variants.end())
+      for (const auto& d : {dm, dn, dk})
+        if (d.value > matmul::kokkos_kernels_max_extent)
+          throw kapi_apps::usage_error("--" + d.name + " " + std::to_string(d.value) +
+                                       ": the kokkos-kernels variant passes sizes to BLAS as int, at most " +
+                                       std::to_string(matmul::kokkos_kernels_max_extent) +
+                                       " (choose other variants with --variant)");
+#endif
     kapi_apps::check_space(space);
     return [=] {
       return kapi_apps::with_space(space, [&](const auto& s) { return run_matmul(s, m, n, k, types, check, repeats, variants); });

@@ -1,5 +1,7 @@
 // kapi-reduce: sums an array with every reduction variant, checks each against an
 // independent host reference with the variant's error bound, and times it.
+#include <algorithm>
+#include <climits>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -156,12 +158,20 @@ int main(int argc, char** argv) {
     const auto variants = args.list("variant");
     const std::string data = args.text("data", "uniform");
     if (data != "uniform" && data != "ones") throw kapi_apps::usage_error("--data: expected uniform or ones, got '" + data + "'");
-    const int repeats = static_cast<int>(args.count("repeat", 10));
+    const int repeats = static_cast<int>(args.count("repeat", 10, 1, INT_MAX));
     const std::string space = args.text("space", "");
     for (const auto& v : variants) reduce::check_variant(v);
-    for (const auto& t : types)
+    std::size_t widest = 0;  // the types run one after another: the widest sets the peak
+    for (const auto& t : types) {
       if (t != "float" && t != "double" && t != "int32" && t != "int64")
         throw kapi_apps::usage_error("--type: '" + t + "' is not one of float, double, int32, int64");
+      widest = std::max<std::size_t>(widest, t == "float" || t == "int32" ? 4 : 8);
+    }
+    kapi_apps::Footprint memory;
+    const std::string bytes = " of " + std::to_string(widest) + " bytes";
+    memory.add("x (n elements" + bytes + ")", {{"n", n}}, widest);
+    memory.add("the pairwise copy (n/2 elements" + bytes + ")", {{"n", n - n / 2}}, widest);
+    memory.check();
     kapi_apps::check_space(space);
     return [=] {
       return kapi_apps::with_space(space, [&](const auto& s) { return run_reduce(s, n, types, data == "ones", repeats, variants); });
