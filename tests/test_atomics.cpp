@@ -5,7 +5,11 @@
 #include <kapi/kapi.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
 
 #include "execution_spaces.hpp"
 #include "value_types.hpp"
@@ -160,6 +164,121 @@ void check_min_max(const Launch& l) {
   }
   EXPECT_EQ(saw_initial_min, 1u) << "exactly one work-item sees the initial value, " << what;
   EXPECT_EQ(saw_initial_max, 1u) << what;
+}
+
+// ------------------------------------------- floating-point min and max: NaN and ±0
+
+// kapi's rule (atomic_ref.hpp, as SYCL's DPC++ and numba): fetch_min stores the operand
+// only when operand < stored, fetch_max only when operand > stored; both return the
+// stored value as it was. Compared as bits: which NaN, which zero.
+template <class T>
+using Bits = kapi::detail::bits_t<T>;
+
+// std::numeric_limits' quiet NaN, made in device code too.
+template <class T>
+KOKKOS_INLINE_FUNCTION T quiet_nan() {
+  if constexpr (sizeof(T) == 4) {
+    return kapi::detail::bit_cast<T>(std::uint32_t(0x7fc00000u));
+  } else {
+    return kapi::detail::bit_cast<T>(std::uint64_t(0x7ff8000000000000ull));
+  }
+}
+
+template <class T>
+Bits<T> bits(T x) {
+  Bits<T> b;
+  std::memcpy(&b, &x, sizeof b);
+  return b;
+}
+
+template <class T, class Space>
+struct MinMaxCases {
+  Vec<T, Space> cells, operands, olds;
+  Vec<int, Space> is_min;
+  KOKKOS_INLINE_FUNCTION void operator()(const kapi::Item<1>& it) const {
+    const std::size_t c = it.get_linear_id();
+    AtomicRef<T> r(cells(c));
+    olds(c) = is_min(c) ? r.fetch_min(operands(c)) : r.fetch_max(operands(c));
+  }
+};
+
+template <class Space, class T>
+void check_min_max_special_values() {
+  const T nan = std::numeric_limits<T>::quiet_NaN(), other_nan = -nan, inf = std::numeric_limits<T>::infinity();
+  ASSERT_EQ(bits(nan), bits(quiet_nan<T>()));
+  ASSERT_NE(bits(nan), bits(other_nan));
+  struct Case {
+    T stored, operand;
+    bool min;
+    T after;  // what the cell must hold
+  };
+  const std::vector<Case> cases = {
+      {T(5), nan, true, T(5)},      {T(5), nan, false, T(5)},             // a NaN operand is never stored
+      {nan, T(3), true, nan},       {nan, T(3), false, nan},              // a stored NaN stays
+      {nan, other_nan, true, nan},  {other_nan, nan, false, other_nan},   // ... the same NaN
+      {-inf, nan, true, -inf},      {nan, -inf, true, nan},     {nan, inf, false, nan},
+      {T(0), -T(0), true, T(0)},    {-T(0), T(0), true, -T(0)},           // equal zeros: the stored one stays
+      {T(0), -T(0), false, T(0)},   {-T(0), T(0), false, -T(0)},
+      {T(5), T(2), true, T(2)},     {T(5), T(2), false, T(5)},            // and numbers as usual
+      {T(2), T(5), true, T(2)},     {T(2), T(5), false, T(5)},
+      {inf, -inf, true, -inf},      {-inf, inf, false, inf},    {T(-1), -T(0), false, -T(0)},
+  };
+  const std::size_t n = cases.size();
+  auto cells = kapi_test::make_view<T, Space>("cells", n, [&](std::size_t c) { return cases[c].stored; });
+  auto operands = kapi_test::make_view<T, Space>("operands", n, [&](std::size_t c) { return cases[c].operand; });
+  auto is_min = kapi_test::make_view<int, Space>("is_min", n, [&](std::size_t c) { return int(cases[c].min); });
+  Vec<T, Space> olds("olds", n);
+  kapi::call_kernel(Space(), MinMaxCases<T, Space>{cells, operands, olds, is_min}, kapi::Range<1>(n));
+  auto hc = kapi_test::to_host(cells);
+  auto ho = kapi_test::to_host(olds);
+  for (std::size_t c = 0; c < n; ++c) {
+    const Case& k = cases[c];
+    const std::string what = std::string(k.min ? "fetch_min(" : "fetch_max(") + std::to_string(k.operand) +
+                             ") on " + std::to_string(k.stored) + ", " + kapi_test::type_name<T>();
+    EXPECT_EQ(bits(ho(c)), bits(k.stored)) << what << " returned " << ho(c) << ", not the old value";
+    EXPECT_EQ(bits(hc(c)), bits(k.after)) << what << " left " << hc(c) << ", expected " << k.after;
+  }
+}
+
+// Under contention, every third work-item's operand NaN: the NaNs are ignored, so the
+// cells end at the extremes of the numbers and every old value is a number; a cell
+// that starts NaN stays NaN and returns it to every work-item.
+template <class T, class Space>
+struct MinMaxWithNaN {
+  Vec<T, Space> cells, min_olds, max_olds, nan_olds;
+  KOKKOS_INLINE_FUNCTION static T operand(std::size_t g) {
+    return g % 3 == 0 ? quiet_nan<T>() : value_of<T>(g);
+  }
+  KOKKOS_INLINE_FUNCTION void operator()(std::size_t g) const {
+    min_olds(g) = AtomicRef<T>(cells(0)).fetch_min(operand(g));
+    max_olds(g) = AtomicRef<T>(cells(1)).fetch_max(operand(g));
+    nan_olds(g) = g % 2 ? AtomicRef<T>(cells(2)).fetch_min(operand(g)) : AtomicRef<T>(cells(2)).fetch_max(operand(g));
+  }
+};
+
+template <class Space, class T>
+void check_min_max_with_nan(const Launch& l) {
+  const std::size_t n = items_for(l);
+  const T inf = std::numeric_limits<T>::infinity();
+  auto cells = kapi_test::make_view<T, Space>("cells", 3, [inf](std::size_t i) {
+    return i == 0 ? inf : i == 1 ? -inf : std::numeric_limits<T>::quiet_NaN();
+  });
+  Vec<T, Space> min_olds("min_olds", n), max_olds("max_olds", n), nan_olds("nan_olds", n);
+  run<Space>(l, n, PerItem<MinMaxWithNaN<T, Space>>{{cells, min_olds, max_olds, nan_olds}, l.barriers});
+  T lo = inf, hi = -inf;
+  for (std::size_t g = 1; g < n; ++g)
+    if (g % 3) lo = std::min(lo, value_of<T>(g)), hi = std::max(hi, value_of<T>(g));
+  auto hc = kapi_test::to_host(cells);
+  const auto what = describe(l) + ", " + kapi_test::type_name<T>();
+  EXPECT_EQ(hc(0), lo) << what;
+  EXPECT_EQ(hc(1), hi) << what;
+  EXPECT_TRUE(std::isnan(hc(2))) << what;
+  auto hmin = kapi_test::to_host(min_olds), hmax = kapi_test::to_host(max_olds), hnan = kapi_test::to_host(nan_olds);
+  for (std::size_t g = 0; g < n; ++g) {
+    ASSERT_GE(hmin(g), lo) << "work-item " << g << " got " << hmin(g) << ", " << what;  // false for NaN too
+    ASSERT_LE(hmax(g), hi) << "work-item " << g << " got " << hmax(g) << ", " << what;
+    ASSERT_TRUE(std::isnan(hnan(g))) << "work-item " << g << " got " << hnan(g) << ", " << what;
+  }
 }
 
 // ----------------------------------------------------------- bitwise (integers only)
@@ -384,6 +503,14 @@ TYPED_TEST(Atomics, FetchMinMaxUnderContention) {
   kapi_test::for_each_value_type([](auto t) {
     using T = typename decltype(t)::type;
     for (const auto& l : launches<TypeParam>()) check_min_max<TypeParam, T>(l);
+  });
+}
+
+TYPED_TEST(Atomics, FloatingMinMaxWithNaNAndSignedZeros) {
+  kapi_test::for_each_type<float, double>([](auto t) {
+    using T = typename decltype(t)::type;
+    check_min_max_special_values<TypeParam, T>();
+    for (const auto& l : launches<TypeParam>()) check_min_max_with_nan<TypeParam, T>(l);
   });
 }
 

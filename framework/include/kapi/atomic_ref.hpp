@@ -173,11 +173,24 @@ class AtomicRef {
   KAPI_FUNCTION T fetch_sub(T operand, MemoryOrder order = DefaultOrder, MemoryScope = DefaultScope) const {
     return rmw(order, [&] { return Kokkos::atomic_fetch_sub(ptr_, operand); });
   }
+  // fetch_min/fetch_max of floating point follow SYCL (DPC++) and numba: the operand is
+  // stored only when it compares less (greater) than the stored value, so a NaN operand
+  // never replaces a number, a stored NaN stays, and -0.0 and +0.0 (equal) leave the
+  // stored one in place. kapi's own compare-exchange loop on every backend (Kokkos's
+  // min/max for floating point stores a NaN operand and replaces a stored NaN).
   KAPI_FUNCTION T fetch_min(T operand, MemoryOrder order = DefaultOrder, MemoryScope = DefaultScope) const {
-    return rmw(order, [&] { return Kokkos::atomic_fetch_min(ptr_, operand); });
+    if constexpr (std::is_floating_point_v<T>) {
+      return rmw(order, [&] { return store_if_better<true>(operand); });
+    } else {
+      return rmw(order, [&] { return Kokkos::atomic_fetch_min(ptr_, operand); });
+    }
   }
   KAPI_FUNCTION T fetch_max(T operand, MemoryOrder order = DefaultOrder, MemoryScope = DefaultScope) const {
-    return rmw(order, [&] { return Kokkos::atomic_fetch_max(ptr_, operand); });
+    if constexpr (std::is_floating_point_v<T>) {
+      return rmw(order, [&] { return store_if_better<false>(operand); });
+    } else {
+      return rmw(order, [&] { return Kokkos::atomic_fetch_max(ptr_, operand); });
+    }
   }
   // Bitwise operations exist for integer types only (SFINAE, so they are absent, not
   // broken, for float and double).
@@ -227,6 +240,28 @@ class AtomicRef {
   }
 
  private:
+  // Replaces the stored value by `operand` while operand < stored (Min) or operand >
+  // stored (!Min), by a bitwise compare-exchange; returns the value it last read there,
+  // the one the operation replaced or kept.
+  template <bool Min>
+  KAPI_FUNCTION T store_if_better(T operand) const {
+    using Bits = detail::bits_t<T>;
+    Bits* const cell = reinterpret_cast<Bits*>(ptr_);
+    const Bits desired = detail::bit_cast<Bits>(operand);
+#if KAPI_DEVICE_PASS
+    Bits old = *static_cast<volatile Bits*>(cell);
+#else
+    Bits old = __atomic_load_n(cell, __ATOMIC_RELAXED);
+#endif
+    for (;;) {
+      const T current = detail::bit_cast<T>(old);
+      if (!(Min ? operand < current : operand > current)) return current;
+      const Bits seen = Kokkos::atomic_compare_exchange(cell, old, desired);
+      if (seen == old) return current;
+      old = seen;
+    }
+  }
+
   template <class F>
   KAPI_FUNCTION static T rmw(MemoryOrder order, const F& f) {
     detail::fence_before(order);
