@@ -222,12 +222,14 @@ std::shared_ptr<LaunchStatus> launch(const ExecSpace& space, const Kernel& kerne
 #if !KAPI_DEVICE_PASS
     if constexpr (runs_on_host<ExecSpace>) {
       auto status = std::make_shared<LaunchStatus>();
-      using Body = NdRangeBody<Kernel, N, Args...>;
-      using Functor = std::conditional_t<phased, HostPhasedFunctor<Body>, HostNdRangeFunctor<Body>>;
+      const std::size_t per_chunk =
+          host_groups_per_chunk(groups, local, static_cast<std::size_t>(space.concurrency()));
       const auto turn = host_dispatch_turn<ExecSpace>();
       Kokkos::parallel_for(label,
-                           Policy(space, static_cast<int>(groups), 1).set_scratch_size(body.scratch_level, scratch),
-                           Functor{body, status.get()});
+                           Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(
+                               space, 0, static_cast<std::int64_t>((groups + per_chunk - 1) / per_chunk)),
+                           HostGroupsFunctor<NdRangeBody<Kernel, N, Args...>, phased>{body, groups, per_chunk,
+                                                                                     status.get()});
       return status;
     } else
 #endif

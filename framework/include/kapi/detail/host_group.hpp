@@ -36,6 +36,8 @@ namespace kapi::detail {
 /// Thrown inside a waiting work-item to unwind it after its group diverged; not derived
 /// from std::exception, so kernels that catch those do not swallow it.
 struct HostGroupUnwind {};
+/// Thrown by a barrier in the barrier-free rest of a group (work-item 0 reached none).
+struct HostGroupDivergent {};
 
 class HostGroup {
  public:
@@ -57,9 +59,13 @@ class HostGroup {
       unwind_waiting();
       return;
     }
-    if (barriers_passed_[0] == 0) {  // work-item 0 reached no barrier: neither will the others
+    if (!synchronised_) {  // work-item 0 reached no barrier: neither will the others
       mode_ = Mode::direct;
       guarded(1, [&] { run_rest(std::size_t(1)); });
+      if (diverged_)
+        status_->fail("group_barrier reached in group " + std::to_string(group_) +
+                      " by a work-item other than work-item 0, which reached none: every work-item of a group must "
+                      "reach the same barriers");
       return;
     }
     // Work-item 0 ended after barriers: the others run their last phase, and must end too.
@@ -87,16 +93,17 @@ class HostGroup {
                       "*_scan_over_work_items functions");
         return;
       case Mode::direct:
-        status_->fail("group_barrier reached by work-item " + std::to_string(i) + " of group " + std::to_string(group_) +
-                      " but not by work-item 0: every work-item of a group must reach the same barriers");
-        return;
+        diverged_ = true;  // reported even if the kernel swallows the exception
+        throw HostGroupDivergent{};
       case Mode::unwinding:
         throw HostGroupUnwind{};
       case Mode::flat:
         break;
     }
-    if (i == 0 && barriers_passed_[0] == 0 && count_ > 1) {  // the group needs contexts from here on
-      const std::string refused = HostStackPool::this_thread().reserve(count_, stack_bytes_);
+    if (!synchronised_) {  // work-item 0's first barrier: the group needs contexts from here on
+      synchronised_ = true;
+      barriers_passed_.assign(count_, 0);
+      const std::string refused = count_ > 1 ? HostStackPool::this_thread().reserve(count_, stack_bytes_) : "";
       if (!refused.empty()) {
         status_->fail(refused);
         throw HostGroupUnwind{};
@@ -115,18 +122,37 @@ class HostGroup {
   std::size_t group_linear_id() const { return group_; }
 
   std::size_t current_work_item() const { return current_; }
-  /// The barrier-free rest of a group runs as the launch's loop: it names each work-item.
-  void enter_work_item(std::size_t i) { current_ = i; }
+
+  /// For the barrier-free rest of a group, which runs as the launch's own loop: work-item
+  /// i ended with an exception (a divergent barrier there throws HostGroupDivergent).
+  void fail_in_work_item(std::size_t i, std::exception_ptr error) {
+    try {
+      std::rethrow_exception(error);
+    } catch (const HostGroupDivergent&) {
+      status_->fail("group_barrier reached by work-item " + std::to_string(i) + " of group " + std::to_string(group_) +
+                    " but not by work-item 0: every work-item of a group must reach the same barriers");
+    } catch (...) {
+      status_->fail_with(error, "work-item " + std::to_string(i) + " of work-group " + std::to_string(group_));
+    }
+  }
   std::size_t size() const { return count_; }
   /// Barriers the current work-item has passed in this group (the same for every
   /// work-item at a converged point, which lets collectives alternate buffers).
-  std::size_t barriers_passed() const { return barriers_passed_.empty() ? 0 : barriers_passed_[current_]; }
+  std::size_t barriers_passed() const { return synchronised_ ? barriers_passed_[current_] : 0; }
 
   /// The group's scratch for collectives (group algorithms): at least `bytes`, aligned
   /// for any scalar, shared by the group's work-items until the group ends.
   void* collective_buffer(std::size_t bytes) {
     if (collective_.size() * sizeof(Slot) < bytes) collective_.resize((bytes + sizeof(Slot) - 1) / sizeof(Slot));
     return collective_.data();
+  }
+
+  /// The running group's local memory (every LocalAccessor): this thread's buffer, at
+  /// least `bytes`, aligned to 16 bytes; SYCL leaves local memory undefined at a group's
+  /// start, so one buffer serves every group the thread runs.
+  char* local_memory(std::size_t bytes) {
+    if (local_.size() * sizeof(Slot) < bytes) local_.resize((bytes + sizeof(Slot) - 1) / sizeof(Slot));
+    return reinterpret_cast<char*>(local_.data());
   }
 
   static HostGroup& this_thread() {
@@ -149,7 +175,7 @@ class HostGroup {
     phase_ = arrived_ = 0;
     started_ = 1;  // work-item 0 runs in the thread's own context
     diverged_ = false;
-    barriers_passed_.assign(count, 0);
+    synchronised_ = false;  // barriers_passed_ is set up at work-item 0's first barrier
     if (contexts_.size() < count) {
       contexts_.resize(count);
       asan_fake_stacks_.resize(count);
@@ -249,7 +275,7 @@ class HostGroup {
   std::size_t count_ = 0, current_ = 0, from_ = 0, group_ = 0;
   std::size_t phase_ = 0, arrived_ = 0, started_ = 0;
   std::size_t stack_bytes_ = 0;
-  bool diverged_ = false;
+  bool diverged_ = false, synchronised_ = false;
   LaunchStatus* status_ = nullptr;
   const void* run_item_ = nullptr;
   void (*entry_)() = nullptr;
@@ -260,6 +286,7 @@ class HostGroup {
   std::size_t host_stack_size_ = 0;
   std::vector<std::size_t> barriers_passed_;
   std::vector<Slot> collective_;
+  std::vector<Slot> local_;
 };
 
 }  // namespace kapi::detail

@@ -86,68 +86,85 @@ struct HostRangeFunctor {
 /// row: the last dimension's loop is plain, the other ids are fixed per row.
 template <int N, class F>
 void for_each_local_id_from(const std::size_t (&extent)[N], std::size_t first, const F& f) {
-  const std::size_t row = extent[N - 1], total = product(extent);
+  const std::size_t total = product(extent);
+  // Signed counters: the compiler may assume they do not wrap, which it needs to count
+  // and vectorise the row loop.
+  const std::int64_t row = static_cast<std::int64_t>(extent[N - 1]);
   std::size_t id[N];
   for (std::size_t start = first; start < total;) {
     delinearize(start, extent, id);
-    const std::size_t row_begin = start - id[N - 1];
-    for (std::size_t j = id[N - 1]; j < row; ++j) {
-      id[N - 1] = j;
-      f(id, row_begin + j);
+    const std::int64_t row_begin = static_cast<std::int64_t>(start - id[N - 1]);
+    for (std::int64_t j = static_cast<std::int64_t>(id[N - 1]); j < row; ++j) {
+      id[N - 1] = static_cast<std::size_t>(j);
+      f(id, static_cast<std::size_t>(row_begin + j));
     }
-    start = row_begin + row;
+    start = static_cast<std::size_t>(row_begin + row);
   }
 }
 
-/// A host backend: the work-group is run by one host thread (a team of one member).
-template <class Body>
-struct HostNdRangeFunctor {
+/// Work-groups per chunk Kokkos hands to a host thread: several chunks per thread for
+/// balance, at least ~1024 work-items per chunk so the per-chunk cost does not show.
+inline std::size_t host_groups_per_chunk(std::size_t groups, std::size_t group_size, std::size_t threads) {
+  const std::size_t per_thread = std::max<std::size_t>(1, groups / (8 * std::max<std::size_t>(1, threads)));
+  const std::size_t min_groups = std::max<std::size_t>(1, 1024 / std::max<std::size_t>(1, group_size));
+  return std::min(groups, std::max(per_thread, min_groups));
+}
+
+/// Nd-range and phased kernels on a host backend: Kokkos hands each host thread chunks of
+/// work-groups (a RangePolicy: no team machinery), and the thread runs each group whole
+/// (detail/host_group.hpp) in its own local memory. The kernel and its arguments are
+/// copied once per chunk onto the thread's stack: the compiler then sees that the
+/// kernel's stores cannot change them, keeps them in registers and can vectorise.
+template <class Body, bool Phased>
+struct HostGroupsFunctor {
   Body body;
+  std::size_t groups, groups_per_chunk;
   LaunchStatus* status;
 
-  template <class TeamMember>
-  void operator()(const TeamMember& team) const {
-    constexpr int N = Body::dimensions;
-    char* scratch = body.group_scratch(team);
+  void operator()(std::int64_t chunk) const {
     HostGroup& group = HostGroup::this_thread();
-    const std::size_t group_linear = static_cast<std::size_t>(team.league_rank());
+    char* scratch = group.local_memory(body.layout.total);
+    const Body local_body = body;
+    const std::size_t first = std::size_t(chunk) * groups_per_chunk, last = std::min(groups, first + groups_per_chunk);
+    for (std::size_t g = first; g < last; ++g) {
+      if constexpr (Phased) {
+        group.run_phased(local_body.local_range.size(), g, *status,
+                         [&] { local_body.run_group(g, scratch, GroupHandle{&group}); });
+      } else {
+        run_flat(local_body, group, g, scratch);
+      }
+    }
+  }
+
+  void run_flat(const Body& b, HostGroup& group, std::size_t group_linear, char* scratch) const {
+    constexpr int N = Body::dimensions;
     std::size_t group_id[N];
-    delinearize(group_linear, body.group_range.extent, group_id);
+    delinearize(group_linear, b.group_range.extent, group_id);
     const GroupHandle handle{&group};
     auto run_one = [&](const std::size_t(&local_id)[N], std::size_t local_linear) {
-      const Group<N> g(group_id, body.group_range.extent, body.local_range.extent, local_linear, handle);
-      body.call(NdItem<N>(g, local_id), scratch, typename Body::arg_indices{});
+      const Group<N> g(group_id, b.group_range.extent, b.local_range.extent, local_linear, handle);
+      b.call(NdItem<N>(g, local_id), scratch, typename Body::arg_indices{});
     };
     group.run(
-        body.local_range.size(), group_linear, *status,
+        b.local_range.size(), group_linear, *status,
         [&](std::size_t local_linear) {
           std::size_t local_id[N];
-          delinearize(local_linear, body.local_range.extent, local_id);
+          delinearize(local_linear, b.local_range.extent, local_id);
           run_one(local_id, local_linear);
         },
         [&](std::size_t first) {
-          for_each_local_id_from(body.local_range.extent, first,
+          // A plain loop. An escaping exception (or a divergent barrier, which throws in
+          // this part of a group) names its work-item by the loop's id.
+          for_each_local_id_from(b.local_range.extent, first,
                                  [&](const std::size_t(&local_id)[N], std::size_t local_linear) {
-                                   group.enter_work_item(local_linear);  // for the messages
-                                   run_one(local_id, local_linear);
+                                   try {
+                                     run_one(local_id, local_linear);
+                                   } catch (...) {
+                                     group.fail_in_work_item(local_linear, std::current_exception());
+                                     throw HostGroupUnwind{};
+                                   }
                                  });
         });
-  }
-};
-
-/// A phased kernel on a host backend: one host thread runs the kernel once per group.
-template <class Body>
-struct HostPhasedFunctor {
-  Body body;
-  LaunchStatus* status;
-
-  template <class TeamMember>
-  void operator()(const TeamMember& team) const {
-    char* scratch = body.group_scratch(team);
-    HostGroup& group = HostGroup::this_thread();
-    const std::size_t group_linear = static_cast<std::size_t>(team.league_rank());
-    group.run_phased(body.local_range.size(), group_linear, *status,
-                     [&] { body.run_group(group_linear, scratch, GroupHandle{&group}); });
   }
 };
 

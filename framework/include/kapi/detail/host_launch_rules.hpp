@@ -3,10 +3,11 @@
 // contract"):
 // - Never from inside a kernel: a launch from a work-item throws launch_error (SYCL has no
 //   device-side enqueue either); detected with a flag every host kernel sets on its thread.
-// - Kokkos::Serial keeps one team-scratch and reduction buffer per process (Kokkos 3.x), so
-//   launches from several threads on it take turns (a process-wide lock) instead of
-//   sharing that buffer; Kokkos::Threads keeps one thread pool, so its launches take turns
-//   the same way.
+// - Kokkos::Serial keeps one team-scratch and reduction buffer per process (Kokkos 3.x):
+//   kapi's own launches do not use it (host work-groups run in a RangePolicy with each
+//   thread's own local memory) and run concurrently from several threads; dispatches that
+//   use Kokkos teams on it (loop-nest policies) take turns (a process-wide lock).
+//   Kokkos::Threads keeps one thread pool, so every launch on it takes turns.
 // - Kokkos::OpenMP 3.x runs launches only from the thread that initialised it, outside any
 //   OpenMP parallel region: anything else throws launch_error saying so.
 #include <mutex>
@@ -70,23 +71,24 @@ void check_launching_thread(const ExecSpace& space, const char* what) {
 #endif
 }
 
-/// Held around a dispatch on a backend whose launches share process-wide state.
+/// What a host dispatch uses of Kokkos: plain loops (RangePolicy, MDRangePolicy) or team
+/// machinery (TeamPolicy: Kokkos::Serial's process-wide team and scratch buffers).
+enum class HostDispatch { loops, teams };
+
+/// Held around a dispatch on a backend whose launches share process-wide state: every
+/// Kokkos::Threads launch (one thread pool), Kokkos::Serial launches that use teams.
 template <class ExecSpace>
-std::unique_lock<std::mutex> host_dispatch_turn() {
-  constexpr bool shared_state =
+std::unique_lock<std::mutex> host_dispatch_turn(HostDispatch uses = HostDispatch::loops) {
+  bool shared_state = false;
 #if defined(KOKKOS_ENABLE_SERIAL)
-      std::is_same_v<ExecSpace, Kokkos::Serial> ||
+  if constexpr (std::is_same_v<ExecSpace, Kokkos::Serial>) shared_state = uses == HostDispatch::teams;
 #endif
 #if defined(KOKKOS_ENABLE_THREADS)
-      std::is_same_v<ExecSpace, Kokkos::Threads> ||
+  if constexpr (std::is_same_v<ExecSpace, Kokkos::Threads>) shared_state = true;
 #endif
-      false;
-  if constexpr (shared_state) {
-    static std::mutex turn;
-    return std::unique_lock<std::mutex>(turn);
-  } else {
-    return {};
-  }
+  (void)uses;
+  static std::mutex turn;
+  return shared_state ? std::unique_lock<std::mutex>(turn) : std::unique_lock<std::mutex>();
 }
 
 }  // namespace kapi::detail

@@ -124,7 +124,7 @@ void launch_blocks(const ExecSpace& space, const char* label, int league, index_
     throw launch_error("loop-nest policy " + policy + ": a block of " + std::to_string(threads) +
                        " threads is more than " + ExecSpace::name() + " runs for this body (" + std::to_string(max) +
                        ")");
-  const auto turn = kapi::detail::host_dispatch_turn<ExecSpace>();
+  const auto turn = kapi::detail::host_dispatch_turn<ExecSpace>(kapi::detail::HostDispatch::teams);
   Kokkos::parallel_for(label, Kokkos::TeamPolicy<ExecSpace>(space, league, static_cast<int>(threads), 1), functor);
 }
 

@@ -41,12 +41,11 @@ struct Hierarchical {
     detail::HierarchicalNest<Body, typename Policy::member_type> f{body, e};
     const int league = detail::checked_league(e.n[0], name());
     if constexpr (kapi::detail::runs_on_host<ExecSpace>) {
-      const auto turn = kapi::detail::host_dispatch_turn<ExecSpace>();
+      const auto turn = kapi::detail::host_dispatch_turn<ExecSpace>(kapi::detail::HostDispatch::teams);
       Kokkos::parallel_for("kapi::nest::hierarchical", Policy(space, league, 1, 1), f);
     } else {
       int lanes = 1;  // a power of two up to a warp, no wider than the k loop
       while (lanes < 32 && lanes < e.n[2]) lanes *= 2;
-      const auto turn = kapi::detail::host_dispatch_turn<ExecSpace>();
       Kokkos::parallel_for("kapi::nest::hierarchical", Policy(space, league, Kokkos::AUTO, lanes), f);
     }
   }

@@ -22,6 +22,15 @@ struct BodyAsRangeKernel {
 };
 
 // The global range is padded up to whole work-groups; padding work-items do nothing.
+// Without padding the kernel needs no bounds test (a conditional store keeps GCC from
+// vectorising the host loop over a group's work-items).
+struct BodyAsExactNdRangeKernel {
+  template <class Body>
+  KAPI_FUNCTION void operator()(const NdItem<3>& it, const Body& body) const {
+    body(static_cast<index_type>(it.get_global_id(0)), static_cast<index_type>(it.get_global_id(1)),
+         static_cast<index_type>(it.get_global_id(2)));
+  }
+};
 struct BodyAsNdRangeKernel {
   Extents e;
   template <class Body>
@@ -48,7 +57,8 @@ struct RangeKernel {
 
 /// A kapi nd-range kernel: work-groups of `local` {i, j, k} work-items, the global range
 /// padded up to whole groups. Local 0 = backend default: device {1, 8, 32} (a warp
-/// along k); host {1, 1, a row of k up to 1024} (one host thread runs a group).
+/// along k); host {1, j rows, a row of k up to 1024 work-items} (one host thread runs a
+/// group).
 struct NdRangeKernel {
   index_type local[3] = {0, 0, 0};
 
@@ -60,9 +70,16 @@ struct NdRangeKernel {
   Range<3> local_range_for(const detail::Extents& e) const {
     index_type l[3];
     if constexpr (kapi::detail::runs_on_host<ExecSpace>) {
-      // As few groups per row as fit 1024 work-items each, evenly sized: little padding.
+      // As few groups per row as fit 1024 work-items each, evenly sized: little padding;
+      // short rows are stacked along j, as many as divide nj and fit (fewer, larger
+      // groups: a group's fixed cost is spread over more work-items).
       const index_type rows = std::max<index_type>(1, detail::ceil_div(e.n[2], 1024));
       l[0] = 1, l[1] = 1, l[2] = std::max<index_type>(1, detail::ceil_div(e.n[2], rows));
+      for (index_type stack = std::min<index_type>(e.n[1], 1024 / l[2]); stack > 1; --stack)
+        if (e.n[1] % stack == 0) {
+          l[1] = stack;
+          break;
+        }
     } else {
       l[0] = 1, l[1] = 8, l[2] = 32;
     }
@@ -79,7 +96,10 @@ struct NdRangeKernel {
     const Range<3> l = local_range_for<ExecSpace>(e);
     Range<3> global;
     for (int d = 0; d < 3; ++d) global.extent[d] = (range.extent[d] + l.extent[d] - 1) / l.extent[d] * l.extent[d];
-    call_kernel(space, detail::BodyAsNdRangeKernel{e}, NdRange<3>(global, l), body);
+    bool padded = false;
+    for (int d = 0; d < 3; ++d) padded |= global.extent[d] != range.extent[d];
+    if (padded) call_kernel(space, detail::BodyAsNdRangeKernel{e}, NdRange<3>(global, l), body);
+    else call_kernel(space, detail::BodyAsExactNdRangeKernel{}, NdRange<3>(global, l), body);
   }
 };
 
