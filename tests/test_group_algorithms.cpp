@@ -9,6 +9,7 @@
 #include <limits>
 #include <cstdio>
 #include <random>
+#include <string>
 
 #include "execution_spaces.hpp"
 #include "value_types.hpp"
@@ -290,6 +291,55 @@ TYPED_TEST(GroupAlgorithms, Broadcast) {
   kapi_test::for_each_value_type([](auto t) {
     for (std::size_t size : kapi_test::group_sizes<TypeParam>()) check_broadcast<TypeParam, typename decltype(t)::type>(size);
   });
+}
+
+// An id outside the group reads nothing past it: every work-item gets its own value
+// back; host backends report the id and the group size as launch_error after the launch
+// (devices abort in debug builds, so there the test runs only without them).
+template <class Space>
+struct BroadcastOutside {
+  Vec<int, Space> out;
+  std::size_t from;
+  KOKKOS_INLINE_FUNCTION void operator()(const kapi::NdItem<1>& it) const {
+    const std::size_t i = it.get_global_id(0);
+    out(i) = kapi::group_broadcast(it.get_group(), int(i), from);
+    out(i) += kapi::group_broadcast(it.get_group(), int(i));  // the group carries on: a later collective works
+  }
+};
+
+template <class Space>
+void check_broadcast_outside() {
+  constexpr bool host = kapi::detail::runs_on_host<Space>;
+  for (std::size_t size : {std::size_t(1), std::size_t(4), std::size_t(7)}) {
+    for (std::size_t from : {size, size + 3, ~std::size_t(0)}) {
+      const std::size_t n = 3 * size;
+      Vec<int, Space> out("out", n);
+      std::string message;
+      try {
+        kapi::call_kernel(Space(), BroadcastOutside<Space>{out, from}, kapi::NdRange<1>({n}, {size}));
+      } catch (const kapi::launch_error& e) {
+        message = e.what();
+      }
+      const std::string what = "from " + std::to_string(from) + ", size " + std::to_string(size);
+      if (host) {
+        EXPECT_NE(message.find("group_broadcast: source local id " + std::to_string(from) + " is outside work-group "),
+                  std::string::npos)
+            << what << ": " << (message.empty() ? "no launch_error" : message);
+        EXPECT_NE(message.find(" of " + std::to_string(size) + " work-items"), std::string::npos) << what << ": " << message;
+      } else {
+        EXPECT_EQ(message, "") << what;
+      }
+      auto h = kapi_test::to_host(out);
+      for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(h(i), int(i + i - i % size)) << what << ", work-item " << i;
+    }
+  }
+}
+
+TYPED_TEST(GroupAlgorithms, BroadcastFromOutsideTheGroup) {
+#if defined(KOKKOS_ENABLE_DEBUG) || defined(KAPI_DEBUG)
+  if (!kapi::detail::runs_on_host<TypeParam>) GTEST_SKIP() << "a device build with debug checks aborts the kernel";
+#endif
+  check_broadcast_outside<TypeParam>();
 }
 
 // ------------------------------------------------------------------- any, all, none

@@ -20,6 +20,7 @@
 // host backends run the group as host contexts and combine through the group's
 // collective buffer (detail/host_collectives.hpp).
 #include <cstddef>
+#include <cstdio>
 #include <type_traits>
 
 #include "detail/device_collectives.hpp"
@@ -122,11 +123,26 @@ KAPI_FUNCTION T exclusive_scan_over_group(const Group<N>& g, const V& x, const T
 // -------------------------------------------------------------------------- broadcast
 
 /// The x of the work-item with local linear id `from` (default 0), to every work-item.
+/// `from` must be below the group's size. Host backends report any other as
+/// kapi::launch_error after the launch (naming the id and the group size); device
+/// backends abort the kernel with a message in debug builds (KOKKOS_ENABLE_DEBUG or
+/// KAPI_DEBUG) and otherwise give each work-item its own x. Either way nothing past the
+/// group is read, and the call is still a group barrier.
 template <int N, class T>
 KAPI_FUNCTION T group_broadcast(const Group<N>& g, const T& x, std::size_t from = 0) {
   detail::check_group_value<T>();
 #if KAPI_DEVICE_PASS
-  return detail::device_broadcast(g.impl_handle().team(), x, from);
+  const auto& team = g.impl_handle().team();
+  if (from >= static_cast<std::size_t>(team.team_size())) {
+#if defined(KOKKOS_ENABLE_DEBUG) || defined(KAPI_DEBUG)
+    printf("kapi::group_broadcast: source local id %llu is outside the work-group of %d work-items\n",
+           static_cast<unsigned long long>(from), team.team_size());
+    Kokkos::abort("kapi::group_broadcast: source local id outside the work-group");
+#endif
+    team.team_barrier();
+    return x;
+  }
+  return detail::device_broadcast(team, x, from);
 #else
   return detail::host_broadcast(g.impl_handle().host(), x, from);
 #endif

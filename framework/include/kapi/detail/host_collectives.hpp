@@ -10,6 +10,7 @@
 // work-items get contexts like any group with barriers.
 #include <cstddef>
 #include <new>
+#include <string>
 #include <type_traits>
 
 #include "host_group.hpp"
@@ -91,11 +92,19 @@ T host_scan(HostGroup& group, const T& x, const Op& op, bool inclusive, bool has
       [](const HostCollectiveHalf<T>& h, std::size_t me) { return h.slots[me]; });
 }
 
+/// `from` must be a local linear id of the group: any other is reported for the launch
+/// (kapi::launch_error) and every work-item gets its own x back, still through the
+/// collective (a barrier), rather than a slot past the group's.
 template <class T>
 T host_broadcast(HostGroup& group, const T& x, std::size_t from) {
+  const bool valid = from < group.size();
+  if (!valid)
+    group.fail("group_broadcast: source local id " + std::to_string(from) + " is outside work-group " +
+               std::to_string(group.group_linear_id()) + " of " + std::to_string(group.size()) +
+               " work-items (local ids 0 to " + std::to_string(group.size() - 1) + ")");
   return host_collective(
-      group, x, [](const HostCollectiveHalf<T>&) {}, [from](const HostCollectiveHalf<T>& h, std::size_t) {
-        return h.slots[from];
+      group, x, [](const HostCollectiveHalf<T>&) {}, [from, valid](const HostCollectiveHalf<T>& h, std::size_t me) {
+        return h.slots[valid ? from : me];
       });
 }
 
