@@ -145,14 +145,13 @@ std::shared_ptr<LaunchStatus> launch(const ExecSpace& space, const Kernel& kerne
 #if !KAPI_DEVICE_PASS
     if constexpr (runs_on_host<ExecSpace>) {
       auto status = std::make_shared<LaunchStatus>();
-      const std::size_t rows_per_chunk = host_rows_per_chunk(range, static_cast<std::size_t>(space.concurrency()));
-      const std::size_t rows = count / range.extent[N - 1];
+      const std::size_t per_chunk = host_items_per_chunk(count, static_cast<std::size_t>(space.concurrency()));
       const auto turn = host_dispatch_turn<ExecSpace>();
       Kokkos::parallel_for("kapi::range",
                            Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(
-                               space, 0, static_cast<std::int64_t>((rows + rows_per_chunk - 1) / rows_per_chunk)),
-                           HostRangeFunctor<Kernel, N, Args...>{kernel, ArgPack<Args...>(args...), range,
-                                                                 rows_per_chunk, status.get()});
+                               space, 0, static_cast<std::int64_t>((count + per_chunk - 1) / per_chunk)),
+                           HostRangeFunctor<Kernel, N, Args...>{kernel, ArgPack<Args...>(args...), range, count,
+                                                                per_chunk, status.get()});
       return status;
     } else
 #endif

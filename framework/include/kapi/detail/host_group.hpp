@@ -197,7 +197,8 @@ class HostGroup {
     } catch (const HostGroupUnwind&) {
     } catch (...) {
       status_->fail_with(std::current_exception(),
-                         "work-item " + std::to_string(current_) + " of work-group " + std::to_string(group_));
+                         (mode_ == Mode::phased ? std::string("a phase of") : "work-item " + std::to_string(current_) + " of") +
+                             " work-group " + std::to_string(group_));
     }
     return false;
   }

@@ -25,14 +25,29 @@
 
 namespace kapi::detail {
 
-/// Work-items per chunk Kokkos hands to a host thread: whole rows, several chunks per
-/// thread for balance, never so few items that the per-chunk cost shows.
-template <int N>
-std::size_t host_rows_per_chunk(const Range<N>& r, std::size_t threads) {
-  const std::size_t row = r.extent[N - 1], rows = r.size() / row;
-  const std::size_t per_thread = std::max<std::size_t>(1, rows / (8 * std::max<std::size_t>(1, threads)));
-  const std::size_t min_rows = std::max<std::size_t>(1, 512 / row);
-  return std::min(rows, std::max(per_thread, min_rows));
+/// Work-items per chunk Kokkos hands to a host thread: several chunks per thread for
+/// balance, never so few work-items that the per-chunk cost shows.
+inline std::size_t host_items_per_chunk(std::size_t items, std::size_t threads) {
+  const std::size_t per_thread = items / (8 * std::max<std::size_t>(1, threads));
+  return std::min(items, std::max<std::size_t>(per_thread, 4096));
+}
+
+/// Calls f(id) for the ids of linear ids first … last-1 of `extent`, in order, row by row:
+/// the last dimension's loop is a plain counted loop (signed, so that the compiler may
+/// assume it does not wrap, which it needs to vectorise), the other ids are fixed per row.
+template <int N, class F>
+void for_each_id_in(const std::size_t (&extent)[N], std::size_t first, std::size_t last, const F& f) {
+  std::size_t id[N];
+  for (std::size_t start = first; start < last;) {
+    delinearize(start, extent, id);
+    const std::size_t row_begin = start - id[N - 1];
+    const std::int64_t end = static_cast<std::int64_t>(std::min(extent[N - 1], last - row_begin));
+    for (std::int64_t j = static_cast<std::int64_t>(id[N - 1]); j < end; ++j) {
+      id[N - 1] = static_cast<std::size_t>(j);
+      f(id, row_begin + static_cast<std::size_t>(j));
+    }
+    start = row_begin + static_cast<std::size_t>(end);
+  }
 }
 
 template <class Kernel, int N, class... Args>
@@ -40,40 +55,24 @@ struct HostRangeFunctor {
   Kernel kernel;
   ArgPack<Args...> args;
   Range<N> range;
-  std::size_t rows_per_chunk;
+  std::size_t items, items_per_chunk;
   LaunchStatus* status;
 
   void operator()(std::int64_t chunk) const {
     const HostKernelScope in_kernel;
-    const std::size_t rows = range.size() / range.extent[N - 1];
-    const std::size_t first = std::size_t(chunk) * rows_per_chunk, last = std::min(rows, first + rows_per_chunk);
-    for (std::size_t row = first; row < last; ++row) {
-      std::size_t id[N];
-      id[N - 1] = 0;
-      if constexpr (N > 1) {
-        std::size_t outer[N - 1], outer_extent[N - 1];
-        for (int d = 0; d < N - 1; ++d) outer_extent[d] = range.extent[d];
-        delinearize(row, outer_extent, outer);
-        for (int d = 0; d < N - 1; ++d) id[d] = outer[d];
-      }
-      if (!run_row(id)) return;
+    const std::size_t first = std::size_t(chunk) * items_per_chunk, last = std::min(items, first + items_per_chunk);
+    try {
+      for_each_id_in(range.extent, first, last, [&](const std::size_t(&id)[N], std::size_t) {
+        try {
+          call(Item<N>(id, range.extent), std::index_sequence_for<Args...>{});
+        } catch (...) {
+          status->fail_with(std::current_exception(),
+                            "work-item " + format_extents(id) + " of the range " + format_extents(range.extent));
+          throw HostGroupUnwind{};
+        }
+      });
+    } catch (const HostGroupUnwind&) {  // a work-item threw: the rest of the chunk does not run
     }
-  }
-
-  // Runs one row; false (the failure recorded) if a work-item threw.
-  bool run_row(std::size_t (&id)[N]) const {
-    const std::int64_t n = static_cast<std::int64_t>(range.extent[N - 1]);
-    for (std::int64_t j = 0; j < n; ++j) {
-      id[N - 1] = static_cast<std::size_t>(j);
-      try {
-        call(Item<N>(id, range.extent), std::index_sequence_for<Args...>{});
-      } catch (...) {
-        status->fail_with(std::current_exception(), "work-item " + format_extents(id) + " of the range " +
-                                                        format_extents(range.extent));
-        return false;
-      }
-    }
-    return true;
   }
 
   template <std::size_t... A>
@@ -81,26 +80,6 @@ struct HostRangeFunctor {
     kernel(item, get<A>(args)...);
   }
 };
-
-/// Calls f(local_id, local_linear) for local linear ids first … size-1, in order, row by
-/// row: the last dimension's loop is plain, the other ids are fixed per row.
-template <int N, class F>
-void for_each_local_id_from(const std::size_t (&extent)[N], std::size_t first, const F& f) {
-  const std::size_t total = product(extent);
-  // Signed counters: the compiler may assume they do not wrap, which it needs to count
-  // and vectorise the row loop.
-  const std::int64_t row = static_cast<std::int64_t>(extent[N - 1]);
-  std::size_t id[N];
-  for (std::size_t start = first; start < total;) {
-    delinearize(start, extent, id);
-    const std::int64_t row_begin = static_cast<std::int64_t>(start - id[N - 1]);
-    for (std::int64_t j = static_cast<std::int64_t>(id[N - 1]); j < row; ++j) {
-      id[N - 1] = static_cast<std::size_t>(j);
-      f(id, static_cast<std::size_t>(row_begin + j));
-    }
-    start = static_cast<std::size_t>(row_begin + row);
-  }
-}
 
 /// Work-groups per chunk Kokkos hands to a host thread: several chunks per thread for
 /// balance, at least ~1024 work-items per chunk so the per-chunk cost does not show.
@@ -155,7 +134,7 @@ struct HostGroupsFunctor {
         [&](std::size_t first) {
           // A plain loop. An escaping exception (or a divergent barrier, which throws in
           // this part of a group) names its work-item by the loop's id.
-          for_each_local_id_from(b.local_range.extent, first,
+          for_each_id_in(b.local_range.extent, first, b.local_range.size(),
                                  [&](const std::size_t(&local_id)[N], std::size_t local_linear) {
                                    try {
                                      run_one(local_id, local_linear);
