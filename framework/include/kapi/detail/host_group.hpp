@@ -69,7 +69,7 @@ class HostGroup {
       return;
     }
     // Work-item 0 ended after barriers: the others run their last phase, and must end too.
-    switch_to(1, 0);
+    if (count > 1) switch_to(1, 0);
     if (diverged_) unwind_waiting();
   }
 
