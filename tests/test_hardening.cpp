@@ -145,8 +145,8 @@ void check_guarded_stacks(std::size_t groups, std::size_t items) {
   auto w = kapi_test::to_host(where);
   const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
   const std::size_t stack = kapi::detail::host_stack_bytes() + 2 * page;  // the stack, rounded, and its stagger
-  // With many threads every 7th work-item's stack is probed (about 35 pages each).
-  const std::size_t probe_every = groups * items > 100000 ? 7 : 1;
+  // With many threads every 31st work-item's stack is probed (about 35 pages each).
+  const std::size_t probe_every = groups * items > 100000 ? 31 : 1;
   for (std::size_t g = 0; g < groups; ++g)
     for (std::size_t l = 0; l < items; ++l) {
       const std::size_t i = g * items + l;
