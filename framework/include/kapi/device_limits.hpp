@@ -9,9 +9,9 @@
 namespace kapi {
 
 /// Largest work-group a host backend runs. Each work-item of a group that reaches a
-/// barrier gets its own context (detail/host_stack_pool.hpp: 128 KiB of address space,
-/// a few KiB touched), so 1024 items cost the host thread about 128 MiB of reserved and
-/// a few MiB of touched memory.
+/// barrier gets its own context (detail/host_stack_pool.hpp: a 128 KiB stack above a
+/// 64 KiB guard, a few KiB touched), so 1024 items cost the host thread about 196 MiB of
+/// reserved address space and a few MiB of touched memory.
 inline constexpr std::size_t host_max_work_group_size = 1024;
 
 /// Most work-items one group may hold on `ExecSpace` (for a device, the hardware limit;

@@ -29,13 +29,13 @@ namespace kapi {
 
 namespace detail {
 
-// Tile shapes for 2-d and 3-d range kernels: the last (contiguous) dimension is the
-// long side, so host threads stream along rows and GPU lanes touch consecutive elements.
-template <int N, class ExecSpace>
+// Tile shapes for 2-d and 3-d range kernels on devices without kapi's own range launch
+// (host backends run rows: detail/host_launch.hpp): the last (contiguous) dimension is
+// the long side, so GPU lanes touch consecutive elements.
+template <int N>
 Kokkos::Array<std::int64_t, N> range_tiles(const Range<N>& r) {
   Kokkos::Array<std::int64_t, N> t;
-  constexpr bool host = runs_on_host<ExecSpace>;
-  const std::int64_t inner = host ? 1024 : 32, middle = host ? 4 : 8;
+  const std::int64_t inner = 32, middle = 8;
   for (int d = 0; d < N; ++d) t[d] = 1;
   t[N - 1] = inner;
   if (N > 1) t[N - 2] = middle;
@@ -174,7 +174,7 @@ std::shared_ptr<LaunchStatus> launch(const ExecSpace& space, const Kernel& kerne
           lower[d] = 0;
           upper[d] = static_cast<std::int64_t>(range.extent[d]);
         }
-        Kokkos::parallel_for("kapi::range", Policy(space, lower, upper, range_tiles<N, ExecSpace>(range)), functor);
+        Kokkos::parallel_for("kapi::range", Policy(space, lower, upper, range_tiles<N>(range)), functor);
       }
     }
   }
