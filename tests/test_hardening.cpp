@@ -3,6 +3,7 @@
 // launches nobody waited on. Each case failed (or corrupted memory, or crashed without a
 // message) before the engine was hardened.
 #include <gmock/gmock.h>
+#include <kapi/detail/host_stack_pool.hpp>  // host engine internals the tests look at
 #include <kapi/kapi.hpp>
 #include <unistd.h>
 
