@@ -201,6 +201,10 @@ struct Nothing {
   KOKKOS_INLINE_FUNCTION void operator()(const I&) const {}
 };
 
+struct TakesLocal3 {
+  KOKKOS_INLINE_FUNCTION void operator()(const kapi::NdItem<1>&, const kapi::LocalAccessor<float, 3>&) const {}
+};
+
 TYPED_TEST(Hardening, OverflowingSizesAreRejected) {
   const TypeParam space;
   const std::size_t p21 = std::size_t(1) << 21, p22 = std::size_t(1) << 22, p32 = std::size_t(1) << 32;
@@ -224,10 +228,8 @@ TYPED_TEST(Hardening, OverflowingSizesAreRejected) {
               }),
               HasSubstr("local range {3, 6148914691236517206} holds more than"));
   EXPECT_THAT(launch_error_of([&] {
-                kapi::call_kernel(
-                    space,
-                    [](const kapi::NdItem<1>&, const kapi::LocalAccessor<float, 3>&) {},
-                    kapi::NdRange<1>({8}, {8}), kapi::LocalAccessor<float, 3>(p21, p21, p21));
+                kapi::call_kernel(space, TakesLocal3{}, kapi::NdRange<1>({8}, {8}),
+                                  kapi::LocalAccessor<float, 3>(p21, p21, p21));
               }),
               HasSubstr("LocalAccessor argument 1 of shape {2097152, 2097152, 2097152}"));
 }
