@@ -463,7 +463,7 @@ template <class Space>
 struct NestedBarrierLoops {
   Vec<long, Space> out;
   template <int N>
-  void operator()(const kapi::NdItem<N>& it, const kapi::LocalAccessor<long, 1>& slots) const {
+  KOKKOS_INLINE_FUNCTION void operator()(const kapi::NdItem<N>& it, const kapi::LocalAccessor<long, 1>& slots) const {
     const std::size_t l = it.get_local_linear_id(), n = it.get_local_linear_range();
     long acc = long(it.get_global_linear_id());
     for (int outer = 0; outer < 3; ++outer)
