@@ -61,10 +61,13 @@ struct HostRangeFunctor {
   void operator()(std::int64_t chunk) const {
     const HostKernelScope in_kernel;
     const std::size_t first = std::size_t(chunk) * items_per_chunk, last = std::min(items, first + items_per_chunk);
+    // The kernel and its arguments copied onto this stack: the compiler then sees that
+    // the kernel's stores cannot change them and keeps them in registers.
+    const HostRangeFunctor local = *this;
     try {
       for_each_id_in(range.extent, first, last, [&](const std::size_t(&id)[N], std::size_t) {
         try {
-          call(Item<N>(id, range.extent), std::index_sequence_for<Args...>{});
+          local.call(Item<N>(id, local.range.extent), std::index_sequence_for<Args...>{});
         } catch (...) {
           status->fail_with(std::current_exception(),
                             "work-item " + format_extents(id) + " of the range " + format_extents(range.extent));
