@@ -38,6 +38,9 @@ std::string launch_error_of(F&& f) {
   return "";
 }
 
+// Kernels below that do host-only things (throw, launch, probe stacks) are launched on
+// host spaces only; their bodies are left out of a CUDA build's device pass.
+
 // ---------------------------------------------------------------------------------------
 // Stack overflow: a frame larger than a work-item's stack, touched sparsely (two
 // elements), around a barrier. It used to jump the guard page and write into the next
@@ -46,7 +49,8 @@ std::string launch_error_of(F&& f) {
 template <class Space>
 struct SparseHugeFrame {
   Vec<int, Space> out;
-  void operator()(const kapi::NdItem<1>& it) const {
+  KOKKOS_INLINE_FUNCTION void operator()(const kapi::NdItem<1>& it) const {
+#if !KAPI_DEVICE_PASS  // launched on host spaces only
     kapi::PrivateArray<char, 256 * 1024> frame;  // twice the default work-item stack
     volatile char* p = &frame[0];
     p[0] = char(it.get_local_id(0));
@@ -54,6 +58,7 @@ struct SparseHugeFrame {
     p[256 * 1024 - 1] = char(it.get_local_id(0));
     kapi::group_barrier(it.get_group());
     out(it.get_global_id(0)) = p[0] + p[256 * 1024 - 1];
+#endif
   }
 };
 
@@ -84,13 +89,15 @@ TYPED_TEST(Hardening, WorkItemStackOverflowDiesWithAMessage) {
 template <class Space>
 struct LargeFrameNoBarrier {
   Vec<int, Space> out;
-  void operator()(const kapi::NdItem<1>& it) const {
+  KOKKOS_INLINE_FUNCTION void operator()(const kapi::NdItem<1>& it) const {
+#if !KAPI_DEVICE_PASS  // launched on host spaces only
     kapi::PrivateArray<int, 256 * 1024> frame;  // 1 MiB
     volatile int* p = &frame[0];
     for (std::size_t i = 0; i < 256 * 1024; i += 1024) p[i] = int(i / 1024);
     int sum = 0;
     for (std::size_t i = 0; i < 256 * 1024; i += 1024) sum += p[i];
     out(it.get_global_id(0)) = sum + int(it.get_global_id(0));
+#endif
   }
 };
 
@@ -125,13 +132,15 @@ template <class Space>
 struct RecordFrames {
   Vec<std::uintptr_t, Space> where;
   Vec<std::uint32_t, Space> out;
-  void operator()(const kapi::NdItem<1>& it, const kapi::LocalAccessor<std::uint32_t, 1>& ids) const {
+  KOKKOS_INLINE_FUNCTION void operator()(const kapi::NdItem<1>& it, const kapi::LocalAccessor<std::uint32_t, 1>& ids) const {
+#if !KAPI_DEVICE_PASS  // launched on host spaces only
     volatile int marker = int(it.get_local_id(0));
     ids[it.get_local_id(0)] = std::uint32_t(it.get_global_id(0));
     kapi::group_barrier(it.get_group());
     const std::size_t l = it.get_local_id(0), n = it.get_local_range(0);
     where(it.get_global_id(0)) = reinterpret_cast<std::uintptr_t>(&marker);
     out(it.get_global_id(0)) = ids[(l + 1) % n] + std::uint32_t(marker);
+#endif
   }
 };
 
@@ -183,7 +192,9 @@ TYPED_TEST(Hardening, PortableGuardsStayWithinTheMappingBudget) {
     const std::string message = launch_error_of([&] { check_guarded_stacks<TypeParam>(2 * threads, 1024); });
     // Either every stack ran guarded (checked inside), or the launch said what is missing;
     // 128 threads need 128 x 2049 mappings, more than the default limit of 65530.
-    if (threads * 2049 > 65530) EXPECT_NE(message, "") << threads << " threads";
+    if (threads * 2049 > 65530) {
+      EXPECT_NE(message, "") << threads << " threads";
+    }
     if (!message.empty()) {
       EXPECT_THAT(message, HasSubstr("memory mappings for guarded work-item stacks"));
       EXPECT_THAT(message, HasSubstr("vm.max_map_count"));
@@ -240,16 +251,20 @@ TYPED_TEST(Hardening, OverflowingSizesAreRejected) {
 template <class Space>
 struct LaunchesInside {
   Vec<int, Space> out;
-  void operator()(const kapi::NdItem<1>& it) const {
+  KOKKOS_INLINE_FUNCTION void operator()(const kapi::NdItem<1>& it) const {
+#if !KAPI_DEVICE_PASS  // launched on host spaces only
     if (it.get_local_id(0) == 1)
       kapi::call_kernel(Space(), Nothing<1>{}, kapi::NdRange<1>({4}, {2}));
     out(it.get_global_id(0)) = 1;
+#endif
   }
 };
 template <class Space>
 struct RangeLaunchesInside {
-  void operator()(const kapi::Item<1>& it) const {
+  KOKKOS_INLINE_FUNCTION void operator()(const kapi::Item<1>& it) const {
+#if !KAPI_DEVICE_PASS  // launched on host spaces only
     if (it.get_id(0) == 3) kapi::call_kernel(Space(), Nothing<1>{}, kapi::Range<1>(4));
+#endif
   }
 };
 
@@ -275,7 +290,8 @@ struct Throws {
   int where;  // 0: range, 1: barrier-free nd-range, 2: after a barrier, 3: phased
   std::size_t victim;
   template <class I>
-  void operator()(const I& it) const {
+  KOKKOS_INLINE_FUNCTION void operator()(const I& it) const {
+#if !KAPI_DEVICE_PASS  // launched on host spaces only
     if constexpr (std::is_same_v<I, kapi::Item<1>>) {
       if (it.get_id(0) == victim) throw std::runtime_error("thrown by work-item " + std::to_string(victim));
     } else {
@@ -283,14 +299,17 @@ struct Throws {
       if (it.get_global_id(0) == victim) throw std::runtime_error("thrown by work-item " + std::to_string(victim));
       if (where == 2) kapi::group_barrier(it.get_group());
     }
+#endif
   }
 };
 template <class Space>
 struct ThrowsPhased {
-  void operator()(const kapi::WorkGroup<1>& g) const {
+  KOKKOS_INLINE_FUNCTION void operator()(const kapi::WorkGroup<1>& g) const {
+#if !KAPI_DEVICE_PASS  // launched on host spaces only
     kapi::for_each_work_item(g, [&](const kapi::NdItem<1>& it) {
       if (g.get_group_id(0) == 1 && it.get_local_id(0) == 2) throw std::runtime_error("thrown in a phase");
     });
+#endif
   }
 };
 
@@ -433,6 +452,21 @@ TYPED_TEST(Hardening, BadHostStackSettingIsALaunchError) {
   }
 }
 
+// Only work-item `item` of each group reaches a barrier.
+struct OneItemBarrier {
+  std::size_t item;
+  KOKKOS_INLINE_FUNCTION void operator()(const kapi::NdItem<1>& it) const {
+    if (it.get_local_id(0) == item) kapi::group_barrier(it.get_group());
+  }
+};
+// Work-item l reaches base + l % 3 barriers.
+struct BarrierCountByItem {
+  std::size_t base;
+  KOKKOS_INLINE_FUNCTION void operator()(const kapi::NdItem<1>& it) const {
+    for (std::size_t b = 0; b < base + it.get_local_id(0) % 3; ++b) kapi::group_barrier(it.get_group());
+  }
+};
+
 // ---------------------------------------------------------------------------------------
 // A failed launch whose event is dropped without a wait is reported at the next wait.
 
@@ -443,10 +477,7 @@ TYPED_TEST(Hardening, FailedLaunchNobodyWaitedOnIsReportedLater) {
     {
       auto dropped = kapi::call_kernel_async(
           TypeParam(),
-          [](const kapi::NdItem<1>& it) {
-            if (it.get_local_id(0) == 3) kapi::group_barrier(it.get_group());
-          },
-          kapi::NdRange<1>({16}, {8}));
+          OneItemBarrier{3}, kapi::NdRange<1>({16}, {8}));
       (void)dropped;
     }
     EXPECT_THAT(launch_error_of([] { kapi::call_kernel(TypeParam(), Nothing<1>{}, kapi::Range<1>(4)); }),
@@ -544,20 +575,13 @@ TYPED_TEST(Hardening, DifferentBarrierCountsPerWorkItemAreReported) {
     EXPECT_THAT(launch_error_of([] {
                   kapi::call_kernel(
                       TypeParam(),
-                      [](const kapi::NdItem<1>& it) {
-                        for (std::size_t b = 0; b < it.get_local_id(0) % 3; ++b) kapi::group_barrier(it.get_group());
-                      },
-                      kapi::NdRange<1>({64}, {32}));
+                      BarrierCountByItem{0}, kapi::NdRange<1>({64}, {32}));
                 }),
                 HasSubstr("group_barrier reached by work-item 1 of group 0 but not by work-item 0"));
     EXPECT_THAT(launch_error_of([] {
                   kapi::call_kernel(
                       TypeParam(),
-                      [](const kapi::NdItem<1>& it) {
-                        for (std::size_t b = 0; b < 1 + it.get_local_id(0) % 3; ++b)
-                          kapi::group_barrier(it.get_group());
-                      },
-                      kapi::NdRange<1>({64}, {32}));
+                      BarrierCountByItem{1}, kapi::NdRange<1>({64}, {32}));
                 }),
                 HasSubstr("reached different numbers of group_barrier calls"));
   }
