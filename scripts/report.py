@@ -123,6 +123,12 @@ def targets(results, ctx_by_app):
                 b = best_kapi("init3d", n)
                 pairs.append(("N=%d %s" % (n, b.variant if b else "?"), b.pct_anchor if b else None))
             check("init3d: best policy >= 90% of the fill anchor at N >= 300", pairs, 90)
+            # The barrier-free nd-range form against the range form of the same body.
+            by = _by_variant(results, "init3d")
+            nd, rng = by.get("kapi-nd-range", {}), by.get("kapi-range", {})
+            check("init3d: kapi-nd-range >= 80% of kapi-range at N >= 100",
+                  [("N=%d" % n, 100.0 * nd[n].rate / rng[n].rate if nd[n].ok and n in rng and rng[n].ok else None)
+                   for n in sorted(nd) if n >= 100], 80)
         else:
             b = best_kapi("init3d", 1000)
             check("init3d: best policy >= 95% of the fill anchor at N = 1000",
@@ -155,6 +161,12 @@ def targets(results, ctx_by_app):
                          "worst %s: %.2fx (%d pairs)" % (worst[0], worst[1], len(pairs)), "reached" if ok else "MISSED"))
         else:
             rows.append(("matmul: flat seed no more than 3x slower than its phased twin", "not measured", "n/a"))
+    if "barrier" in apps:
+        by = _by_variant(results, "barrier")
+        b = by.get("barrier", {})
+        figs = ["%d items %.1f ns" % (n, b[n].rate) for n in sorted(b) if b[n].ok]
+        rows.append(("barrier: ns per work-item per group_barrier (tracked, issue 11)",
+                     ", ".join(figs) if figs else "not measured", "tracked" if figs else "n/a"))
     if "launch" in apps:
         raw = results.get("launch/i32/raw-parallel-for/n:1")
         pairs = []
