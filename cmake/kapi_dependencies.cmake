@@ -1,4 +1,5 @@
-# Finds what kapi::kapi needs. Shared by the build tree and the installed package.
+# Finds what kapi::kapi needs in the build tree (the installed package does the same with
+# find_dependency: framework/kapiConfig.cmake.in).
 #
 # Newer CMake on CUDA machines: Kokkos 3.4's exported targets name CUDA:: targets that
 # exist only after find_package(CUDAToolkit), so look for it first (quietly: host-only

@@ -1,0 +1,17 @@
+# kapi_warnings: an INTERFACE target with the warning flags of the project's own targets
+# (tests, apps, benchmarks, the guide's example); they link it PRIVATE. Internal: neither
+# kapi::kapi nor the installed package carries it, so users keep their own warning flags.
+# KAPI_WERROR (option, OFF by default) makes the warnings errors.
+#
+# C++ sources (g++, clang++, or Kokkos' nvcc_wrapper, which hands -W flags to the host
+# compiler) get -Wall -Wextra; sources compiled as CUDA (Kokkos built with CUDA as a
+# CMake language) give the same flags to the host compiler through -Xcompiler.
+add_library(kapi_warnings INTERFACE)
+target_compile_options(kapi_warnings INTERFACE
+  $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra>
+  $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall,-Wextra>)
+if(KAPI_WERROR)
+  target_compile_options(kapi_warnings INTERFACE
+    $<$<COMPILE_LANGUAGE:CXX>:-Werror>
+    $<$<COMPILE_LANGUAGE:CUDA>:-Werror=all-warnings -Xcompiler=-Werror>)
+endif()
