@@ -10,7 +10,7 @@
 #include <cstddef>
 
 #include <kapi/kapi.hpp>
-#include <kapi_apps/unroll.hpp>
+#include <kapi/unroll.hpp>
 
 namespace matmul {
 
@@ -51,7 +51,7 @@ struct SlidingWindowTile {
       a_tile(li, lj) = (i < m && k0 + lj < k_extent) ? a(i, k0 + lj) : T(0);
       b_tile(li, lj) = (k0 + li < k_extent && j < n) ? b(k0 + li, j) : T(0);
       kapi::group_barrier(it.get_group());
-      KAPI_APPS_UNROLL
+      KAPI_UNROLL
       for (std::size_t k = 0; k < Tile; ++k) acc += as[k] * bs[k * Tile];
       kapi::group_barrier(it.get_group());
     }
