@@ -7,7 +7,9 @@
 A and B are Google Benchmark JSON files written by the bench_<app> binaries, or results
 folders of scripts/run-suite.sh (every *.json inside). Benchmarks are matched by name
 (<app>/<type>/<variant>/<size>), so two backends, two machines, or a before/after pair
-of the same configuration compare the same way.
+of the same configuration compare the same way; a variant renamed since an older run
+(the aliases in scripts/targets.json, e.g. seed-t16 -> sliding-window-t16) is matched
+under its name today.
 
 For each benchmark present in both, the ratio B/A of the median rates over the
 repetitions (> 1 means B is faster) and the noise threshold: max(2 x the larger

@@ -4,8 +4,9 @@ Shared by scripts/report.py and scripts/compare.py; standard library only.
 
 A benchmark is named <app>/<type>/<variant>/<n|N>:<size>; Google Benchmark appends
 /min_time:…, /repeats:…, /real_time or /manual_time, which are dropped here so that runs
-with other settings (quick and full suites) still match. The label is the role: anchor,
-raw-kokkos or kapi.
+with other settings (quick and full suites) still match. A variant renamed since a run
+was taken is read under its name today (the aliases of scripts/targets.json), so old
+result folders compare with new ones. The label is the role: anchor, raw-kokkos or kapi.
 """
 
 import argparse
@@ -39,8 +40,27 @@ def fail(message, status=2):
     sys.exit(status)
 
 
+TARGETS_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "targets.json")
+_targets_data = None
+
+
+def targets_data():
+    """scripts/targets.json: the report's targets and the aliases of renamed variants."""
+    global _targets_data
+    if _targets_data is None:
+        try:
+            with open(TARGETS_FILE) as f:
+                _targets_data = json.load(f)
+        except (OSError, ValueError) as e:
+            raise ResultsError("%s: cannot read it (%s)" % (TARGETS_FILE, getattr(e, "strerror", None) or e))
+    return _targets_data
+
+
 def canonical_name(name):
+    """The name without Google Benchmark's suffixes, a renamed variant under its name today."""
     parts = [p for p in name.split("/") if not _SUFFIX.match(p)]
+    if len(parts) >= 3:
+        parts[2] = targets_data().get("aliases", {}).get(parts[0], {}).get(parts[2], parts[2])
     return "/".join(parts)
 
 

@@ -5,7 +5,8 @@
 
 Reads RESULTS_DIR/<app>.json (Google Benchmark JSON from bench_<app>) and meta.txt
 (scripts/run-suite.sh), writes RESULTS_DIR/report.md and RESULTS_DIR/plots/<app>.png, and
-with --print shows the tables and targets on the terminal. Plots need matplotlib
+with --print shows the tables and targets on the terminal. The targets checked under the
+tables are listed in scripts/targets.json. Plots need matplotlib
 (Debian: python3-matplotlib, in /usr/bin/python3); without it the report has no plots.
 """
 
@@ -57,160 +58,17 @@ def is_device(ctx):
 
 
 # ----------------------------------------------------------------------------- targets
-# Issue 5 (host, openmp) and issue 6 (CUDA) targets, checked against the medians.
-
-
-def _by_variant(results, app):
-    out = {}
-    for r in results.values():
-        if r.app == app:
-            out.setdefault(r.variant, {})[r.size] = r
-    return out
+# The targets themselves (which app, variant, sizes, thresholds, the words of each row)
+# are data: scripts/targets.json. This code knows the kinds of target only.
 
 
 def _pow2(n):
     return "2^%d" % (n.bit_length() - 1) if n and n & (n - 1) == 0 else str(n)
 
 
-def targets(results, ctx_by_app):
-    """Rows of (target, figure, status) for the apps present."""
-    rows = []
-    apps = {r.app for r in results.values()}
-
-    def best_kapi(app, size, key="pct_anchor"):
-        best = None
-        for r in results.values():
-            if r.app == app and r.size == size and r.role == "kapi" and r.ok and getattr(r, key) is not None:
-                if best is None or getattr(r, key) > getattr(best, key):
-                    best = r
-        return best
-
-    def check(name, pairs, threshold, higher=True, unit="%"):
-        """pairs: list of (where, value or None). Status over all measured values."""
-        measured = [(w, v) for w, v in pairs if v is not None]
-        if not measured:
-            rows.append((name, "not measured", "n/a"))
-            return
-        ok = all((v >= threshold) if higher else (v <= threshold) for _, v in measured)
-        fig = ", ".join("%s: %s" % (w, ("%.1f%%" % v) if unit == "%" else ("%.2f%s" % (v, unit))) for w, v in measured)
-        rows.append((name, fig, "reached" if ok else "MISSED"))
-
-    device = any(is_device(c) for c in ctx_by_app.values())
-    if "reduce" in apps:
-        sizes = sorted({r.size for r in results.values() if r.app == "reduce"})
-        if not device:
-            big = [n for n in sizes if n >= 1 << 24]
-            pairs = []
-            for n in big:
-                b = best_kapi("reduce", n)
-                pairs.append(("n=%s %s" % (_pow2(n), b.variant if b else "?"), b.pct_anchor if b else None))
-            check("reduce: best framework variant >= 90% of the OpenMP SIMD anchor at n >= 2^24", pairs, 90)
-        else:
-            n = 1 << 28
-            r = results.get("reduce/f32/recursive/n:%d" % n)
-            check("reduce: recursive >= 95% of CUB at n = 2^28", [("n=2^28", r.pct_anchor if r and r.ok else None)], 95)
-            # The pairwise passes move sum(m + ceil(m/2)) elements (m = n, ceil(n/2), ...):
-            # about 3n, so its bandwidth is traffic/n times its rate of n elements.
-            p = results.get("reduce/f32/pairwise/n:%d" % n)
-            check("reduce: pairwise >= 90% of what its memory traffic allows (bandwidth vs CUB's) at n = 2^28",
-                  [("n=2^28, %.2fn elements moved" % (pairwise_traffic(n) / n),
-                    p.pct_anchor * pairwise_traffic(n) / n if p and p.ok and p.pct_anchor else None)], 90)
-    if "init3d" in apps:
-        sizes = sorted({r.size for r in results.values() if r.app == "init3d"})
-        if not device:
-            pairs = []
-            for n in [s for s in sizes if s >= 300]:
-                b = best_kapi("init3d", n)
-                pairs.append(("N=%d %s" % (n, b.variant if b else "?"), b.pct_anchor if b else None))
-            check("init3d: best policy >= 90% of the fill anchor at N >= 300", pairs, 90)
-            # The barrier-free nd-range form against the range form of the same body.
-            by = _by_variant(results, "init3d")
-            nd, rng = by.get("kapi-nd-range", {}), by.get("kapi-range", {})
-            check("init3d: kapi-nd-range >= 80% of kapi-range at N >= 100",
-                  [("N=%d" % n, 100.0 * nd[n].rate / rng[n].rate if nd[n].ok and n in rng and rng[n].ok else None)
-                   for n in sorted(nd) if n >= 100], 80)
-        else:
-            b = best_kapi("init3d", 1000)
-            check("init3d: best policy >= 95% of the fill anchor at N = 1000",
-                  [("N=1000 %s" % (b.variant if b else "?"), b.pct_anchor if b else None)], 95)
-            t = results.get("init3d/f64/tiles-32x8x1/N:1000")
-            check("init3d: tiles-32x8x1 >= 90% of the fill anchor at N = 1000",
-                  [("N=1000", t.pct_anchor if t and t.ok else None)], 90)
-    if "matmul" in apps:
-        by = _by_variant(results, "matmul")
-        tuned = by.get("tuned", {})
-        if not device:
-            check("matmul: tuned >= 50% of KokkosBlas::gemm (OpenBLAS) at n = 1024 and 2048",
-                  [("n=%d" % n, tuned[n].pct_anchor if n in tuned and tuned[n].ok else None) for n in (1024, 2048)], 50)
-        else:
-            check("matmul: tuned >= 75% of cuBLAS SGEMM at n = 4096 and 8192",
-                  [("n=%d" % n, tuned[n].pct_anchor if n in tuned and tuned[n].ok else None) for n in (4096, 8192)], 75)
-        # Flat seed kernels against their phased twins (same tile): time ratio.
-        pairs = []
-        for v, rs in sorted(by.items()):
-            if not v.startswith("seed-t"):
-                continue
-            twin = by.get("phased-" + v[len("seed-"):], {})
-            for n in sorted(rs):
-                if rs[n].ok and n in twin and twin[n].ok:
-                    pairs.append(("%s n=%d" % (v, n), twin[n].rate / rs[n].rate))
-        if pairs:
-            worst = max(pairs, key=lambda p: p[1])
-            ok = worst[1] <= 3.0
-            rows.append(("matmul: flat seed no more than 3x slower than its phased twin",
-                         "worst %s: %.2fx (%d pairs)" % (worst[0], worst[1], len(pairs)), "reached" if ok else "MISSED"))
-        else:
-            rows.append(("matmul: flat seed no more than 3x slower than its phased twin", "not measured", "n/a"))
-    if "barrier" in apps:
-        by = _by_variant(results, "barrier")
-        b = by.get("barrier", {})
-        figs = ["%d items %.1f ns" % (n, b[n].rate) for n in sorted(b) if b[n].ok]
-        rows.append(("barrier: ns per work-item per group_barrier (tracked, issue 11)",
-                     ", ".join(figs) if figs else "not measured", "tracked" if figs else "n/a"))
-    if "launch" in apps:
-        raw = results.get("launch/i32/raw-parallel-for/n:1")
-        pairs = []
-        for r in sorted((r for r in results.values() if r.app == "launch" and r.role == "kapi" and r.ok),
-                        key=lambda r: r.variant):
-            if raw is not None and raw.ok:
-                pairs.append((r.variant, r.rate - raw.rate))
-        if pairs:
-            worst = max(pairs, key=lambda p: p[1])
-            rows.append(("launch: call_kernel of a trivial kernel <= raw Kokkos parallel_for + 2 us%s" % (
-                "" if device else " (issue 6 sets it for CUDA)"),
-                "raw %.2f us; " % raw.rate + ", ".join("%s %+.2f us" % p for p in pairs),
-                "reached" if worst[1] <= 2.0 else "MISSED"))
-    # Framework variants against their raw-Kokkos twins (same algorithm without kapi).
-    for app, variants, twin in twin_pairs(results, device):
-        pairs = []
-        for v in variants:
-            for r in sorted((r for r in results.values() if r.app == app and r.variant == v and r.ok),
-                            key=lambda r: r.size):
-                if r.pct_raw is not None and r.size >= twin_min_size(app):
-                    pairs.append(("%s %s=%s" % (v, r.size_name, _pow2(r.size) if app == "reduce" else r.size),
-                                  r.pct_raw))
-        if not pairs:
-            continue
-        if app == "reduce":  # no raw twin per algorithm: the best framework variant per size
-            best = {}
-            for where, value in pairs:
-                size = where.split()[-1]
-                if size not in best or value > best[size][1]:
-                    best[size] = (where, value)
-            pairs = list(best.values())
-            what = "reduce: best framework variant within 5%% of raw Kokkos (%s), n >= 2^20" % twin
-        else:
-            what = "%s: %s within 5%% of the raw-Kokkos twin (%s), %s >= %d" % (
-                app, "/".join(variants), twin, pairs[0][0].split()[-1].split("=")[0], twin_min_size(app))
-        worst = min(pairs, key=lambda p: p[1])
-        rows.append((what, "worst %s: %.1f%%; median %.1f%% (%d points)" % (
-            worst[0], worst[1], sorted(p[1] for p in pairs)[len(pairs) // 2], len(pairs)),
-            "reached" if worst[1] >= 95 else "MISSED"))
-    return rows
-
-
-def pairwise_traffic(n):
-    """Elements read and written by the pairwise passes over n elements."""
+def _halving_passes(n):
+    """Elements read and written by passes that each add the upper half of m elements into
+    the lower (m = n, ceil(n/2), ...): about 3n."""
     total, m = 0, n
     while m > 1:
         half = (m + 1) // 2
@@ -219,35 +77,166 @@ def pairwise_traffic(n):
     return total
 
 
-def twin_min_size(app):
-    """Below these sizes a run takes microseconds and the ratio measures launch costs."""
-    return {"matmul": 256, "reduce": 1 << 20, "init3d": 200}.get(app, 0)
+# Memory-traffic models a "variant" target may scale its figure by: elements moved per run.
+TRAFFIC = {"halving_passes": _halving_passes}
 
 
-def twin_pairs(results, device):
-    """(app, framework variants, what the raw twin is) for the 'within 5%' target."""
-    present = {(r.app, r.variant) for r in results.values()}
-    out = []
-    if device:
-        mm = [v for v in ("seed-t16", "phased-t16") if ("matmul", v) in present]
-    else:
-        mm = [v for v in ("phased-t16",) if ("matmul", v) in present]
-    if mm:
-        out.append(("matmul", mm, "raw-teampolicy-t16"))
-    red = sorted(v for a, v in present if a == "reduce" and results_role(results, a, v) == "kapi")
-    if red:
-        out.append(("reduce", red, "kokkos-parallel-reduce"))
-    ini = [v for v in ("collapsed", "kapi-range") if ("init3d", v) in present]
-    if ini:
-        out.append(("init3d", ini, "raw-mdrange"))
-    return out
+class _Targets:
+    """The rows of the Targets table for one run."""
+
+    def __init__(self, results, device, data):
+        self.results, self.device, self.data = results, device, data
+        self.rows = []
+        self.apps = {r.app for r in results.values()}
+
+    # ---- helpers
+    def by_variant(self, app):
+        out = {}
+        for r in self.results.values():
+            if r.app == app:
+                out.setdefault(r.variant, {})[r.size] = r
+        return out
+
+    def size_name(self, app):
+        return next((r.size_name for r in self.results.values() if r.app == app), "n")
+
+    def fmt_size(self, app, n):
+        return _pow2(n) if self.data.get("apps", {}).get(app, {}).get("pow2_sizes") else str(n)
+
+    def where(self, app, n):
+        return "%s=%s" % (self.size_name(app), self.fmt_size(app, n))
+
+    def sizes(self, app, t):
+        """The target's sizes: its list, or every size of the run from min_size on."""
+        if "sizes" in t:
+            return t["sizes"]
+        return sorted(n for n in {r.size for r in self.results.values() if r.app == app} if n >= t["min_size"])
+
+    def best_kapi(self, app, size):
+        best = None
+        for r in self.results.values():
+            if r.app == app and r.size == size and r.role == "kapi" and r.ok and r.pct_anchor is not None:
+                if best is None or r.pct_anchor > best.pct_anchor:
+                    best = r
+        return best
+
+    def check(self, name, pairs, threshold, higher=True):
+        """pairs: list of (where, % or None). Status over all measured values."""
+        measured = [(w, v) for w, v in pairs if v is not None]
+        if not measured:
+            self.rows.append((name, "not measured", "n/a"))
+            return
+        ok = all((v >= threshold) if higher else (v <= threshold) for _, v in measured)
+        fig = ", ".join("%s: %.1f%%" % (w, v) for w, v in measured)
+        self.rows.append((name, fig, "reached" if ok else "MISSED"))
+
+    # ---- the kinds of target (targets.json says what each one means)
+    def best_kapi_target(self, app, t):
+        pairs = []
+        for n in self.sizes(app, t):
+            b = self.best_kapi(app, n)
+            pairs.append(("%s %s" % (self.where(app, n), b.variant if b else "?"), b.pct_anchor if b else None))
+        self.check(t["text"], pairs, t["threshold"])
+
+    def variant_target(self, app, t):
+        rs = self.by_variant(app).get(t["variant"], {})
+        pairs = []
+        for n in self.sizes(app, t):
+            r = rs.get(n)
+            value = r.pct_anchor if r and r.ok else None
+            label = self.where(app, n)
+            if "scale" in t:
+                scale = TRAFFIC[t["scale"]](n) / n
+                value = value * scale if value else None
+                label = t.get("label", "{where}").format(where=label, scale=scale)
+            pairs.append((label, value))
+        self.check(t["text"], pairs, t["threshold"])
+
+    def rate_ratio_target(self, app, t):
+        by = self.by_variant(app)
+        num, den = by.get(t["variant"], {}), by.get(t["over"], {})
+        self.check(t["text"], [(self.where(app, n), 100.0 * num[n].rate / den[n].rate
+                                if num[n].ok and n in den and den[n].ok else None)
+                               for n in sorted(num) if n >= t["min_size"]], t["threshold"])
+
+    def slowdown_target(self, app, t):
+        by = self.by_variant(app)
+        prefix, twin_prefix = t["variant_prefix"], t["twin_prefix"]
+        pairs = []
+        for v, rs in sorted(by.items()):
+            if not v.startswith(prefix):
+                continue
+            twin = by.get(twin_prefix + v[len(prefix):], {})
+            for n in sorted(rs):
+                if rs[n].ok and n in twin and twin[n].ok:
+                    pairs.append(("%s %s" % (v, self.where(app, n)), twin[n].rate / rs[n].rate))
+        if pairs:
+            worst = max(pairs, key=lambda p: p[1])
+            self.rows.append((t["text"], "worst %s: %.2fx (%d pairs)" % (worst[0], worst[1], len(pairs)),
+                              "reached" if worst[1] <= t["max"] else "MISSED"))
+        else:
+            self.rows.append((t["text"], "not measured", "n/a"))
+
+    def tracked_target(self, app, t):
+        rs = self.by_variant(app).get(t["variant"], {})
+        figs = [t["figure"].format(size=n, rate=rs[n].rate) for n in sorted(rs) if rs[n].ok]
+        self.rows.append((t["text"], ", ".join(figs) if figs else "not measured", "tracked" if figs else "n/a"))
+
+    def latency_over_raw_target(self, app, t):
+        raw = self.by_variant(app).get(t["raw"], {}).get(t["size"])
+        pairs = []
+        for r in sorted((r for r in self.results.values() if r.app == app and r.role == "kapi" and r.ok),
+                        key=lambda r: r.variant):
+            if raw is not None and raw.ok:
+                pairs.append((r.variant, r.rate - raw.rate))
+        if pairs:
+            worst = max(pairs, key=lambda p: p[1])
+            self.rows.append((t["text"], "raw %.2f us; " % raw.rate + ", ".join("%s %+.2f us" % p for p in pairs),
+                              "reached" if worst[1] <= t["max_extra"] else "MISSED"))
+
+    def raw_twin_target(self, app, t):
+        present = {r.variant for r in self.results.values() if r.app == app}
+        if t["variants"] == "kapi":
+            variants = sorted({r.variant for r in self.results.values() if r.app == app and r.role == "kapi"})
+        else:
+            variants = [v for v in t["variants"] if v in present]
+        pairs = []
+        for v in variants:
+            for r in sorted((r for r in self.results.values() if r.app == app and r.variant == v and r.ok),
+                            key=lambda r: r.size):
+                if r.pct_raw is not None and r.size >= t["min_size"]:
+                    pairs.append(("%s %s" % (v, self.where(app, r.size)), r.pct_raw))
+        if not pairs:
+            return
+        if t["variants"] == "kapi":  # the best framework variant per size
+            best = {}
+            for where, value in pairs:
+                size = where.split()[-1]
+                if size not in best or value > best[size][1]:
+                    best[size] = (where, value)
+            pairs = list(best.values())
+        what = t["text"].format(variants="/".join(variants), twin=t["twin"], size_name=self.size_name(app),
+                                min_size=self.fmt_size(app, t["min_size"]))
+        worst = min(pairs, key=lambda p: p[1])
+        self.rows.append((what, "worst %s: %.1f%%; median %.1f%% (%d points)" % (
+            worst[0], worst[1], sorted(p[1] for p in pairs)[len(pairs) // 2], len(pairs)),
+            "reached" if worst[1] >= t["threshold"] else "MISSED"))
 
 
-def results_role(results, app, variant):
-    for r in results.values():
-        if r.app == app and r.variant == variant:
-            return r.role
-    return None
+def targets(results, ctx_by_app, data=None):
+    """Rows of (target, figure, status) for the apps present, from scripts/targets.json."""
+    data = kr.targets_data() if data is None else data
+    device = any(is_device(c) for c in ctx_by_app.values())
+    rows = _Targets(results, device, data)
+    for t in data["targets"]:
+        on = t.get("on", "any")
+        if t["app"] not in rows.apps or (on == "host" and device) or (on == "device" and not device):
+            continue
+        check = getattr(rows, t["kind"] + "_target", None)
+        if check is None:
+            raise kr.ResultsError("%s: target '%s' has an unknown kind '%s'" % (kr.TARGETS_FILE, t["text"], t["kind"]))
+        check(t["app"], t)
+    return rows.rows
 
 
 # ----------------------------------------------------------------------------- tables
@@ -509,8 +498,7 @@ def build(folder, plots=True):
     if rows:
         md.append("## Targets")
         md.append("")
-        md.append("The project's targets (issue 5 on host, set for `openmp` on the 2-core development machine; "
-                  "issue 6 on CUDA), checked against this run's medians.")
+        md.append(kr.targets_data()["intro"])
         md.append("")
         t = markdown_table(["target", "measured (medians)", "status"], rows)
         md.append(t)
