@@ -138,7 +138,7 @@ struct DivergentBarrier {
 };
 
 TYPED_TEST(Async, WaitReportsLaunchErrors) {
-  if constexpr (!kapi::detail::runs_on_host<TypeParam>) {
+  if constexpr (!kapi::is_host_execution_space_v<TypeParam>) {
     GTEST_SKIP() << "a divergent barrier is undefined behaviour on a device";
   } else {
     // Errors found before the launch are thrown by call_kernel_async itself ...

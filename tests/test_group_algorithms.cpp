@@ -309,7 +309,7 @@ struct BroadcastOutside {
 
 template <class Space>
 void check_broadcast_outside() {
-  constexpr bool host = kapi::detail::runs_on_host<Space>;
+  constexpr bool host = kapi::is_host_execution_space_v<Space>;
   for (std::size_t size : {std::size_t(1), std::size_t(4), std::size_t(7)}) {
     for (std::size_t from : {size, size + 3, ~std::size_t(0)}) {
       const std::size_t n = 3 * size;
@@ -337,7 +337,7 @@ void check_broadcast_outside() {
 
 TYPED_TEST(GroupAlgorithms, BroadcastFromOutsideTheGroup) {
 #if defined(KOKKOS_ENABLE_DEBUG) || defined(KAPI_DEBUG)
-  if (!kapi::detail::runs_on_host<TypeParam>) GTEST_SKIP() << "a device build with debug checks aborts the kernel";
+  if (!kapi::is_host_execution_space_v<TypeParam>) GTEST_SKIP() << "a device build with debug checks aborts the kernel";
 #endif
   check_broadcast_outside<TypeParam>();
 }
@@ -400,7 +400,7 @@ bool launch_fits(const F& launches) {
     launches();
     return true;
   } catch (const kapi::launch_error& e) {
-    if (kapi::detail::runs_on_host<Space>) throw;
+    if (kapi::is_host_execution_space_v<Space>) throw;
     if (std::string(e.what()).find("register") == std::string::npos) throw;
     std::printf("[ NOTE     ] %s: skipped\n", e.what());
     return false;
@@ -509,7 +509,7 @@ void check_joint(std::size_t size, std::size_t len, bool local_memory) {
   const kapi::NdRange<1> range({groups * size}, {size});
   const kapi::LocalAccessor<T, 1> tile(local_memory ? std::max<std::size_t>(1, len) : 1);
   if (!launch_fits<Space>([&] {
-        if constexpr (kapi::detail::runs_on_host<Space>) {
+        if constexpr (kapi::is_host_execution_space_v<Space>) {
           kapi::call_kernel(Space(), JointOps<T, Op, Space, 3>{data, scans, reduces, len, init, local_memory}, range,
                             tile);
         } else {
@@ -627,7 +627,7 @@ struct DivergentCollective {
 };
 
 TYPED_TEST(GroupAlgorithms, DivergentCollectiveIsReportedOnHost) {
-  if constexpr (!kapi::detail::runs_on_host<TypeParam>) {
+  if constexpr (!kapi::is_host_execution_space_v<TypeParam>) {
     GTEST_SKIP() << "a divergent collective is undefined behaviour on a device";
   } else {
     Vec<int, TypeParam> out("out", 64);

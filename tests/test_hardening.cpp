@@ -3,7 +3,7 @@
 // launches nobody waited on. Each case failed (or corrupted memory, or crashed without a
 // message) before the engine was hardened.
 #include <gmock/gmock.h>
-#include <kapi/detail/host_stack_pool.hpp>  // host engine internals the tests look at
+#include <kapi/host/detail/stack_pool.hpp>  // host engine internals the tests look at
 #include <kapi/kapi.hpp>
 #include <unistd.h>
 
@@ -50,7 +50,7 @@ template <class Space>
 struct SparseHugeFrame {
   Vec<int, Space> out;
   KOKKOS_INLINE_FUNCTION void operator()(const kapi::NdItem<1>& it) const {
-#if !KAPI_DEVICE_PASS  // launched on host spaces only
+#if !KAPI_COMPILING_DEVICE_CODE  // launched on host spaces only
     kapi::PrivateArray<char, 256 * 1024> frame;  // twice the default work-item stack
     volatile char* p = &frame[0];
     p[0] = char(it.get_local_id(0));
@@ -90,7 +90,7 @@ template <class Space>
 struct LargeFrameNoBarrier {
   Vec<int, Space> out;
   KOKKOS_INLINE_FUNCTION void operator()(const kapi::NdItem<1>& it) const {
-#if !KAPI_DEVICE_PASS  // launched on host spaces only
+#if !KAPI_COMPILING_DEVICE_CODE  // launched on host spaces only
     kapi::PrivateArray<int, 256 * 1024> frame;  // 1 MiB
     volatile int* p = &frame[0];
     for (std::size_t i = 0; i < 256 * 1024; i += 1024) p[i] = int(i / 1024);
@@ -133,7 +133,7 @@ struct RecordFrames {
   Vec<std::uintptr_t, Space> where;
   Vec<std::uint32_t, Space> out;
   KOKKOS_INLINE_FUNCTION void operator()(const kapi::NdItem<1>& it, const kapi::LocalAccessor<std::uint32_t, 1>& ids) const {
-#if !KAPI_DEVICE_PASS  // launched on host spaces only
+#if !KAPI_COMPILING_DEVICE_CODE  // launched on host spaces only
     volatile int marker = int(it.get_local_id(0));
     ids[it.get_local_id(0)] = std::uint32_t(it.get_global_id(0));
     kapi::group_barrier(it.get_group());
@@ -252,7 +252,7 @@ template <class Space>
 struct LaunchesInside {
   Vec<int, Space> out;
   KOKKOS_INLINE_FUNCTION void operator()(const kapi::NdItem<1>& it) const {
-#if !KAPI_DEVICE_PASS  // launched on host spaces only
+#if !KAPI_COMPILING_DEVICE_CODE  // launched on host spaces only
     if (it.get_local_id(0) == 1)
       kapi::call_kernel(Space(), Nothing<1>{}, kapi::NdRange<1>({4}, {2}));
     out(it.get_global_id(0)) = 1;
@@ -262,7 +262,7 @@ struct LaunchesInside {
 template <class Space>
 struct RangeLaunchesInside {
   KOKKOS_INLINE_FUNCTION void operator()(const kapi::Item<1>& it) const {
-#if !KAPI_DEVICE_PASS  // launched on host spaces only
+#if !KAPI_COMPILING_DEVICE_CODE  // launched on host spaces only
     if (it.get_id(0) == 3) kapi::call_kernel(Space(), Nothing<1>{}, kapi::Range<1>(4));
 #endif
   }
@@ -291,7 +291,7 @@ struct Throws {
   std::size_t victim;
   template <class I>
   KOKKOS_INLINE_FUNCTION void operator()(const I& it) const {
-#if !KAPI_DEVICE_PASS  // launched on host spaces only
+#if !KAPI_COMPILING_DEVICE_CODE  // launched on host spaces only
     if constexpr (std::is_same_v<I, kapi::Item<1>>) {
       if (it.get_id(0) == victim) throw std::runtime_error("thrown by work-item " + std::to_string(victim));
     } else {
@@ -305,7 +305,7 @@ struct Throws {
 template <class Space>
 struct ThrowsPhased {
   KOKKOS_INLINE_FUNCTION void operator()(const kapi::WorkGroup<1>& g) const {
-#if !KAPI_DEVICE_PASS  // launched on host spaces only
+#if !KAPI_COMPILING_DEVICE_CODE  // launched on host spaces only
     kapi::for_each_work_item(g, [&](const kapi::NdItem<1>& it) {
       if (g.get_group_id(0) == 1 && it.get_local_id(0) == 2) throw std::runtime_error("thrown in a phase");
     });

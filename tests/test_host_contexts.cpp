@@ -43,7 +43,7 @@ struct HostContexts : ::testing::Test {};
 KAPI_TYPED_TEST_SUITE(HostContexts);
 
 TYPED_TEST(HostContexts, ExceptionsAndLargeFramesInsideWorkItems) {
-  if constexpr (!kapi::detail::runs_on_host<TypeParam>) {
+  if constexpr (!kapi::is_host_execution_space_v<TypeParam>) {
     GTEST_SKIP() << "host contexts exist on host backends only";
   } else {
     for (std::size_t size : {1, 7, 64, 256}) {

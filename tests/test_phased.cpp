@@ -362,7 +362,7 @@ struct BarrierInPhase {
 };
 
 TYPED_TEST(Phased, BarrierInsideAPhaseIsReportedOnHost) {
-  if constexpr (!kapi::detail::runs_on_host<TypeParam>) {
+  if constexpr (!kapi::is_host_execution_space_v<TypeParam>) {
     GTEST_SKIP() << "on a device a barrier inside a phase is undefined behaviour";
   } else {
     Vec<int, TypeParam> out("out", 32);

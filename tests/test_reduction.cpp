@@ -5,7 +5,7 @@
 // form, workspace reuse, and rejected options. References are host loops: exact for
 // integers and for minimum/maximum, a compensated double sum with the bound
 // reduce_depth * eps * sum|x| for floating-point sums.
-#include <kapi/device_reduce.hpp>
+#include <kapi/reduce.hpp>
 #include <kapi/kapi.hpp>
 
 #include <gmock/gmock.h>

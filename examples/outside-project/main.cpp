@@ -3,7 +3,7 @@
 // building blocks (TileCopy, RegisterBlock, LaunchBounds), a loop nest under a
 // kapi::nest policy and a device-wide reduction, each checked against a plain host
 // computation. Exits nonzero if any result is wrong.
-#include <kapi/device_reduce.hpp>
+#include <kapi/reduce.hpp>
 #include <kapi/kapi.hpp>
 #include <kapi/loop_nest.hpp>
 

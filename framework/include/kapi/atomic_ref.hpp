@@ -20,8 +20,8 @@
 #include <cstring>
 #include <type_traits>
 
-#include "config.hpp"
-#include "memory_model.hpp"
+#include <kapi/config.hpp>
+#include <kapi/memory_model.hpp>
 
 namespace kapi {
 
@@ -99,7 +99,7 @@ class AtomicRef {
   /// A load is at most acquire (release parts of `order` do not apply to it).
   KAPI_FUNCTION T load(MemoryOrder order = default_read_order, MemoryScope = DefaultScope) const {
     order = detail::read_order(order);
-#if KAPI_DEVICE_PASS
+#if KAPI_COMPILING_DEVICE_CODE
     // A naturally aligned 4- or 8-byte volatile access is a single instruction on the
     // GPU (what Kokkos's own atomic_load does there); fences give the order.
     if (order == MemoryOrder::seq_cst) Kokkos::memory_fence();
@@ -116,7 +116,7 @@ class AtomicRef {
   /// A store is at most release (acquire parts of `order` do not apply to it).
   KAPI_FUNCTION void store(T operand, MemoryOrder order = default_write_order, MemoryScope = DefaultScope) const {
     order = detail::write_order(order);
-#if KAPI_DEVICE_PASS
+#if KAPI_COMPILING_DEVICE_CODE
     detail::fence_before(order);
     *static_cast<volatile T*>(ptr_) = operand;
     if (order == MemoryOrder::seq_cst) Kokkos::memory_fence();
@@ -248,7 +248,7 @@ class AtomicRef {
     using Bits = detail::bits_t<T>;
     Bits* const cell = reinterpret_cast<Bits*>(ptr_);
     const Bits desired = detail::bit_cast<Bits>(operand);
-#if KAPI_DEVICE_PASS
+#if KAPI_COMPILING_DEVICE_CODE
     Bits old = *static_cast<volatile Bits*>(cell);
 #else
     Bits old = __atomic_load_n(cell, __ATOMIC_RELAXED);
@@ -269,7 +269,7 @@ class AtomicRef {
     detail::fence_after(order);
     return old;
   }
-#if !KAPI_DEVICE_PASS
+#if !KAPI_COMPILING_DEVICE_CODE
   static constexpr int gnu_order(MemoryOrder o) {
     switch (o) {
       case MemoryOrder::relaxed: return __ATOMIC_RELAXED;

@@ -3,8 +3,9 @@
 #include <algorithm>
 #include <cstddef>
 
-#include "config.hpp"
-#include "detail/kernel_args.hpp"
+#include <kapi/config.hpp>
+#include <kapi/execution_space.hpp>
+#include <kapi/detail/kernel_args.hpp>
 
 namespace kapi {
 
@@ -18,7 +19,7 @@ inline constexpr std::size_t host_max_work_group_size = 1024;
 /// a kernel using many registers may get less, which the launch checks).
 template <class ExecSpace = Kokkos::DefaultExecutionSpace>
 std::size_t max_work_group_size() {
-  if constexpr (detail::runs_on_host<ExecSpace>) {
+  if constexpr (kapi::is_host_execution_space_v<ExecSpace>) {
     return host_max_work_group_size;
   } else {
     return 1024;  // CUDA/HIP block limit

@@ -8,7 +8,7 @@
 #include <cmath>
 #include <type_traits>
 
-#include "config.hpp"
+#include <kapi/config.hpp>
 
 namespace kapi {
 

@@ -2,7 +2,7 @@
 // Item<N> (a work-item of a range kernel) and NdItem<N> (of an nd-range kernel).
 #include <cstddef>
 
-#include "group.hpp"
+#include <kapi/group.hpp>
 
 namespace kapi {
 

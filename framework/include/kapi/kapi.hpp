@@ -1,25 +1,38 @@
 #pragma once
-// kapi: the numba-dpex kernel_api / SYCL execution model on Kokkos. One include.
-#include "atomic_ref.hpp"
-#include "barrier.hpp"
-#include "chunk_reduce.hpp"
-#include "device_limits.hpp"
-#include "device_reduce.hpp"
-#include "errors.hpp"
-#include "functional.hpp"
-#include "group.hpp"
-#include "group_algorithms.hpp"
-#include "item.hpp"
-#include "launch.hpp"
-#include "launch_bounds.hpp"
-#include "local_accessor.hpp"
-#include "memory_model.hpp"
-#include "phased.hpp"
-#include "private_array.hpp"
-#include "range.hpp"
-#include "reduce_tuning.hpp"
-#include "register_block.hpp"
-#include "tile_copy.hpp"
-#include "unroll.hpp"
-#include "vec.hpp"
-#include "work_group.hpp"
+// kapi: the numba-dpex kernel_api / SYCL execution model on Kokkos. One include for all
+// of it: kernels and launches, work-groups, local and private memory, atomics, group
+// algorithms, phased kernels, reductions, loop-nest policies and the building blocks.
+
+// Execution spaces and errors
+#include <kapi/errors.hpp>
+#include <kapi/execution_space.hpp>
+#include <kapi/integer_math.hpp>
+
+// Kernels: index spaces, work-items, work-groups, launches
+#include <kapi/device_limits.hpp>
+#include <kapi/group.hpp>
+#include <kapi/item.hpp>
+#include <kapi/launch.hpp>
+#include <kapi/launch_bounds.hpp>
+#include <kapi/phased.hpp>
+#include <kapi/range.hpp>
+#include <kapi/work_group.hpp>
+
+// Memory, synchronisation and collectives
+#include <kapi/atomic_ref.hpp>
+#include <kapi/barrier.hpp>
+#include <kapi/functional.hpp>
+#include <kapi/group_algorithms.hpp>
+#include <kapi/local_accessor.hpp>
+#include <kapi/memory_model.hpp>
+#include <kapi/private_array.hpp>
+
+// Building blocks for tuned kernels
+#include <kapi/register_block.hpp>
+#include <kapi/tile_copy.hpp>
+#include <kapi/unroll.hpp>
+#include <kapi/vec.hpp>
+
+// Whole-array reductions and loop-nest policies
+#include <kapi/loop_nest.hpp>
+#include <kapi/reduce.hpp>

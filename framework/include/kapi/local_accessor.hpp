@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <type_traits>
 
-#include "range.hpp"
+#include <kapi/range.hpp>
 
 namespace kapi {
 

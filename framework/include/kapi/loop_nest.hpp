@@ -34,7 +34,7 @@
 #include <utility>
 #include <variant>
 
-#include "detail/loop_nest_names.hpp"
+#include <kapi/nest/by_name.hpp>
 
 namespace kapi {
 

@@ -3,7 +3,7 @@
 // the work-item's stack), with row-major multi-dimensional access.
 #include <cstddef>
 
-#include "config.hpp"
+#include <kapi/config.hpp>
 
 namespace kapi {
 

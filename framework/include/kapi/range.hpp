@@ -3,7 +3,7 @@
 #include <cstddef>
 #include <type_traits>
 
-#include "config.hpp"
+#include <kapi/config.hpp>
 
 namespace kapi {
 

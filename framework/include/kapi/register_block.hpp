@@ -17,8 +17,8 @@
 // A fragment's position(i) gives the row or column of C that element i belongs to, relative to p.
 #include <cstddef>
 
-#include "unroll.hpp"
-#include "vec.hpp"
+#include <kapi/unroll.hpp>
+#include <kapi/vec.hpp>
 
 namespace kapi {
 

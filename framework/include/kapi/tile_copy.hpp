@@ -18,8 +18,8 @@
 // by element (bounds-checked) at the edges, and element by element throughout otherwise.
 #include <cstddef>
 
-#include "unroll.hpp"
-#include "vec.hpp"
+#include <kapi/unroll.hpp>
+#include <kapi/vec.hpp>
 
 namespace kapi {
 

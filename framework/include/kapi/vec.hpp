@@ -8,7 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "config.hpp"
+#include <kapi/config.hpp>
 
 namespace kapi {
 

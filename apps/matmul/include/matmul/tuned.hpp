@@ -17,8 +17,8 @@
 //           multiplied, one barrier per step. A is stored transposed and each work-item's
 //           rows and columns of C are runs of 4 (fp64: 2), so it reads its fragments with
 //           16-byte local-memory loads, the next step's while this one's multiply-adds run.
-//           (On an H100 this shape measured 66-68% of cuBLAS; 128×128×16 8×8 with one
-//           group per multiprocessor 65%, 128×128×8 8×8 with two 53-57%.)
+//           (Other shapes tried, slower on an H100: 128×128×16 with 8×8 per work-item and one
+//           group per multiprocessor, 128×128×8 with 8×8 and two.)
 //   host:   128×128 blocks, BK = 256, 8×32 per work-item (64 work-items; fp64 128×64 with
 //           8×16). One host thread runs the group: a work-item's TN columns are
 //           contiguous (two SIMD registers per row of its block, 16 accumulators), the B
@@ -29,6 +29,7 @@
 #include <cstddef>
 #include <type_traits>
 
+#include <kapi/integer_math.hpp>
 #include <kapi/kapi.hpp>
 #include <kapi/register_block.hpp>
 #include <kapi/tile_copy.hpp>
@@ -88,7 +89,7 @@ struct Tuned {
 
   /// The nd-range for an m×n result: one group per BM×BN block.
   static kapi::NdRange<2> range(std::size_t m, std::size_t n) {
-    const std::size_t gm = (m + BM - 1) / BM, gn = (n + BN - 1) / BN;
+    const std::size_t gm = kapi::ceil_div(m, std::size_t(BM)), gn = kapi::ceil_div(n, std::size_t(BN));
     std::size_t global[2], local[2];
     global[row_dim] = gm * rows, global[col_dim] = gn * cols;
     local[row_dim] = rows, local[col_dim] = cols;
@@ -199,7 +200,7 @@ struct Tuned {
 template <class Shape, class ExecSpace, class A, class B, class C>
 void multiply_tuned_shaped(const ExecSpace& space, const A& a, const B& b, const C& c) {
   using T = typename C::non_const_value_type;
-  using Kernel = Tuned<T, Shape, kapi::detail::runs_on_host<ExecSpace>>;
+  using Kernel = Tuned<T, Shape, kapi::is_host_execution_space_v<ExecSpace>>;
   kapi::LocalAccessor<T, 1> a_tiles(Kernel::buffers * Kernel::a_tile_size), b_tiles(Kernel::buffers * Kernel::b_tile_size);
   kapi::call_kernel(space, Kernel{}, Kernel::range(c.extent(0), c.extent(1)), a, b, c, a_tiles, b_tiles);
 }
@@ -208,7 +209,7 @@ void multiply_tuned_shaped(const ExecSpace& space, const A& a, const B& b, const
 template <class ExecSpace, class A, class B, class C>
 void multiply_tuned(const ExecSpace& space, const A& a, const B& b, const C& c) {
   using T = typename C::non_const_value_type;
-  multiply_tuned_shaped<TunedShape<T, kapi::detail::runs_on_host<ExecSpace>>>(space, a, b, c);
+  multiply_tuned_shaped<TunedShape<T, kapi::is_host_execution_space_v<ExecSpace>>>(space, a, b, c);
 }
 
 }  // namespace matmul

@@ -8,7 +8,9 @@
 
 #include <Kokkos_Core.hpp>
 
-#include <kapi/chunk_reduce.hpp>
+#include <kapi/execution_space.hpp>
+#include <kapi/integer_math.hpp>
+#include <kapi/reduce.hpp>
 
 namespace reduce {
 
@@ -33,9 +35,9 @@ T sum_kokkos_parallel_reduce(const ExecSpace& space, const Kokkos::View<const T*
 /// at most n/1024 elements (grid and block of at least 32 each), then trees of depth <= 64.
 template <class ExecSpace>
 std::size_t kokkos_reduce_depth(const ExecSpace& space, std::size_t n) {
-  const bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
+  constexpr bool host = kapi::is_host_execution_space_v<ExecSpace>;
   const std::size_t runs = host ? static_cast<std::size_t>(std::max(1, int(space.concurrency()))) : 1024;
-  return (n + runs - 1) / runs + (host ? kapi::detail::ceil_log2(runs) + 1 : 64);
+  return kapi::ceil_div(n, runs) + (host ? kapi::ceil_log2(runs) + 1 : 64);
 }
 
 }  // namespace reduce

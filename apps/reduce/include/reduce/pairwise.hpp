@@ -65,6 +65,6 @@ T sum_pairwise_in_place(const ExecSpace& space, const Kokkos::View<T*, typename 
 }
 
 /// Depth of the pairwise summation tree for n elements.
-inline std::size_t pairwise_depth(std::size_t n) { return kapi::detail::ceil_log2(n < 1 ? 1 : n); }
+inline std::size_t pairwise_depth(std::size_t n) { return kapi::ceil_log2(n < 1 ? 1 : n); }
 
 }  // namespace reduce

@@ -7,7 +7,7 @@
 // input is never written.
 #include <cstddef>
 
-#include <kapi/device_reduce.hpp>
+#include <kapi/reduce.hpp>
 #include <kapi/functional.hpp>
 
 #include "workspace.hpp"

@@ -8,7 +8,7 @@
 // deterministic, and floating-point error stays that of a tree.
 #include <cstddef>
 
-#include <kapi/device_reduce.hpp>
+#include <kapi/reduce.hpp>
 #include <kapi/functional.hpp>
 
 #include "workspace.hpp"

@@ -8,7 +8,7 @@
 #include <cstddef>
 #include <string>
 
-#include <kapi/device_reduce.hpp>
+#include <kapi/reduce.hpp>
 
 namespace reduce {
 

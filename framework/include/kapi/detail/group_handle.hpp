@@ -1,7 +1,7 @@
 #pragma once
 // What a work-item holds to reach its work-group's shared machinery: the Kokkos team
 // member on a device backend, the host group runner on a host backend.
-#include "../config.hpp"
+#include <kapi/config.hpp>
 
 namespace kapi::detail {
 

@@ -7,8 +7,8 @@
 
 #include <string>
 
-#include "../errors.hpp"
-#include "../local_accessor.hpp"
+#include <kapi/errors.hpp>
+#include <kapi/local_accessor.hpp>
 
 namespace kapi::detail {
 

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "../config.hpp"
-#include "../errors.hpp"
+#include <kapi/config.hpp>
+#include <kapi/errors.hpp>
 
 namespace kapi::detail {
 

@@ -2,7 +2,7 @@
 // Conversions between linear and N-d ids in SYCL order (last dimension fastest).
 #include <cstddef>
 
-#include "../config.hpp"
+#include <kapi/config.hpp>
 
 namespace kapi::detail {
 

@@ -7,11 +7,11 @@
 #include <string>
 #include <type_traits>
 
-#include "../errors.hpp"
-#include "../item.hpp"
-#include "../local_accessor.hpp"
-#include "../range.hpp"
-#include "../work_group.hpp"
+#include <kapi/errors.hpp>
+#include <kapi/item.hpp>
+#include <kapi/local_accessor.hpp>
+#include <kapi/range.hpp>
+#include <kapi/work_group.hpp>
 
 namespace kapi::detail {
 

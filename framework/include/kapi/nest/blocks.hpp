@@ -7,9 +7,9 @@
 #include <algorithm>
 #include <string>
 
-#include "host_launch_rules.hpp"
-#include "loop_nest_common.hpp"
-#include "loop_nest_divisor.hpp"
+#include <kapi/host/detail/launch_rules.hpp>
+#include <kapi/nest/detail/extents.hpp>
+#include <kapi/nest/detail/fast_divisor.hpp>
 
 namespace kapi::nest {
 
@@ -158,8 +158,8 @@ struct BlockStride {
     const index_type caps[3] = {64, 64, INT32_MAX};
     index_type g[3];
     for (int d = 0; d < 3; ++d)
-      g[d] = grid[d] > 0 ? grid[d] : std::max<index_type>(1, std::min(detail::ceil_div(e.n[d], block[d]), caps[d]));
-    if constexpr (kapi::detail::runs_on_host<ExecSpace>) {
+      g[d] = grid[d] > 0 ? grid[d] : std::max<index_type>(1, std::min(kapi::ceil_div(e.n[d], block[d]), caps[d]));
+    if constexpr (kapi::is_host_execution_space_v<ExecSpace>) {
       detail::BlockStrideOnHostThreads<Body> f{body, e, {block[0], block[1]}, {g[0], g[1]}};
       const auto turn = kapi::detail::host_dispatch_turn<ExecSpace>();
       Kokkos::parallel_for("kapi::nest::blocks_3d",
@@ -189,9 +189,9 @@ struct Tiles {
     const auto e = detail::extents_of(range);
     detail::require_positive_shape(tile, name(), "tile");
     index_type tiles[3];
-    for (int d = 0; d < 3; ++d) tiles[d] = detail::ceil_div(e.n[d], tile[d]);
+    for (int d = 0; d < 3; ++d) tiles[d] = kapi::ceil_div(e.n[d], tile[d]);
     const index_type count = tiles[0] * tiles[1] * tiles[2];
-    if constexpr (kapi::detail::runs_on_host<ExecSpace>) {
+    if constexpr (kapi::is_host_execution_space_v<ExecSpace>) {
       detail::TilesOnHostThreads<Body> f{body, e, {tile[0], tile[1], tile[2]}, {tiles[0], tiles[1], tiles[2]}};
       const auto turn = kapi::detail::host_dispatch_turn<ExecSpace>();
       Kokkos::parallel_for("kapi::nest::tiles",
@@ -203,9 +203,9 @@ struct Tiles {
       // short enough to balance).
       const index_type columns = tiles[1] * tiles[2];
       const index_type resident = std::max<index_type>(1, index_type(space.concurrency()) / threads);
-      const index_type chunks = std::min(tiles[0], std::max<index_type>(1, detail::ceil_div(64 * resident, columns)));
-      const index_type chunk = detail::ceil_div(tiles[0], chunks);
-      const index_type units = detail::ceil_div(tiles[0], chunk) * columns;
+      const index_type chunks = std::min(tiles[0], std::max<index_type>(1, kapi::ceil_div(64 * resident, columns)));
+      const index_type chunk = kapi::ceil_div(tiles[0], chunks);
+      const index_type units = kapi::ceil_div(tiles[0], chunk) * columns;
       detail::checked_league(units, name());
       detail::TilesOnTeams<Body, detail::TeamMember<ExecSpace>> f{
           body,

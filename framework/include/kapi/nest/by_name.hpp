@@ -6,10 +6,10 @@
 #include <variant>
 #include <vector>
 
-#include "loop_nest_blocks.hpp"
-#include "loop_nest_flat.hpp"
-#include "loop_nest_hierarchical.hpp"
-#include "loop_nest_kernels.hpp"
+#include <kapi/nest/blocks.hpp>
+#include <kapi/nest/flat.hpp>
+#include <kapi/nest/hierarchical.hpp>
+#include <kapi/nest/kernels.hpp>
 
 namespace kapi::nest {
 

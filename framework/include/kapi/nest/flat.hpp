@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <string>
 
-#include "loop_nest_common.hpp"
+#include <kapi/nest/detail/extents.hpp>
 
 namespace kapi::nest {
 
@@ -83,7 +83,7 @@ struct Collapsed {
 
   template <class ExecSpace>
   Kokkos::Array<index_type, 3> tiles_for(const detail::Extents& e) const {
-    constexpr bool host = kapi::detail::runs_on_host<ExecSpace>;
+    constexpr bool host = kapi::is_host_execution_space_v<ExecSpace>;
     const index_type defaults[3] = {1, host ? 4 : 8, host ? e.n[2] : 32};
     Kokkos::Array<index_type, 3> t;
     for (int d = 0; d < 3; ++d) t[d] = std::max<index_type>(1, std::min(tile[d] > 0 ? tile[d] : defaults[d], e.n[d]));
@@ -96,7 +96,7 @@ struct Collapsed {
     for (int d = 0; d < 3; ++d)
       if (tile[d] < 0) detail::require_positive_shape(tile, name(), "tile");
     const auto t = tiles_for<ExecSpace>(e);
-    if (!kapi::detail::runs_on_host<ExecSpace> && t[0] * t[1] * t[2] > 1024)
+    if (!kapi::is_host_execution_space_v<ExecSpace> && t[0] * t[1] * t[2] > 1024)
       throw launch_error("loop-nest policy " + name() + ": a tile of " + std::to_string(t[0] * t[1] * t[2]) +
                          " points is more than a GPU block holds (1024)");
     using Policy = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3, Kokkos::Iterate::Right, Kokkos::Iterate::Right>,

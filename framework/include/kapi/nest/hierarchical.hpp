@@ -3,8 +3,8 @@
 // TeamThreadRange for the middle loop, ThreadVectorRange for the inner loop.
 #include <string>
 
-#include "host_launch_rules.hpp"
-#include "loop_nest_common.hpp"
+#include <kapi/host/detail/launch_rules.hpp>
+#include <kapi/nest/detail/extents.hpp>
 
 namespace kapi::nest {
 
@@ -40,7 +40,7 @@ struct Hierarchical {
     using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::IndexType<index_type>>;
     detail::HierarchicalNest<Body, typename Policy::member_type> f{body, e};
     const int league = detail::checked_league(e.n[0], name());
-    if constexpr (kapi::detail::runs_on_host<ExecSpace>) {
+    if constexpr (kapi::is_host_execution_space_v<ExecSpace>) {
       const auto turn = kapi::detail::host_dispatch_turn<ExecSpace>(kapi::detail::HostDispatch::teams);
       Kokkos::parallel_for("kapi::nest::hierarchical", Policy(space, league, 1, 1), f);
     } else {

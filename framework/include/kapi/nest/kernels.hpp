@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <string>
 
-#include "../launch.hpp"
-#include "loop_nest_common.hpp"
+#include <kapi/launch.hpp>
+#include <kapi/nest/detail/extents.hpp>
 
 namespace kapi::nest {
 
@@ -69,12 +69,12 @@ struct NdRangeKernel {
   template <class ExecSpace>
   Range<3> local_range_for(const detail::Extents& e) const {
     index_type l[3];
-    if constexpr (kapi::detail::runs_on_host<ExecSpace>) {
+    if constexpr (kapi::is_host_execution_space_v<ExecSpace>) {
       // As few groups per row as fit 1024 work-items each, evenly sized: little padding;
       // short rows are stacked along j, as many as divide nj and fit (fewer, larger
       // groups: a group's fixed cost is spread over more work-items).
-      const index_type rows = std::max<index_type>(1, detail::ceil_div(e.n[2], 1024));
-      l[0] = 1, l[1] = 1, l[2] = std::max<index_type>(1, detail::ceil_div(e.n[2], rows));
+      const index_type rows = std::max<index_type>(1, kapi::ceil_div(e.n[2], 1024));
+      l[0] = 1, l[1] = 1, l[2] = std::max<index_type>(1, kapi::ceil_div(e.n[2], rows));
       for (index_type stack = std::min<index_type>(e.n[1], 1024 / l[2]); stack > 1; --stack)
         if (e.n[1] % stack == 0) {
           l[1] = stack;

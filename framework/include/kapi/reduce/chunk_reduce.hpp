@@ -27,10 +27,11 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "config.hpp"
-#include "detail/chunk_reduce_parts.hpp"
-#include "unroll.hpp"
-#include "vec.hpp"
+#include <kapi/config.hpp>
+#include <kapi/integer_math.hpp>
+#include <kapi/reduce/detail/chunk_parts.hpp>
+#include <kapi/unroll.hpp>
+#include <kapi/vec.hpp>
 
 namespace kapi {
 
@@ -74,7 +75,7 @@ struct ContiguousChunk {
   /// Depth of the summation tree over `count` elements:
   /// PerLane + log2(Lanes) + 2 * (floor(log2(blocks)) + 1).
   static std::size_t depth(std::size_t count) {
-    std::size_t blocks = (count + block - 1) / block, log_blocks = 0;
+    std::size_t blocks = kapi::ceil_div(count, block), log_blocks = 0;
     while ((std::size_t(2) << log_blocks) <= blocks) ++log_blocks;
     return std::size_t(PerLane) + std::size_t(detail::log2_exact(Lanes)) + 2 * (log_blocks + 1);
   }

@@ -25,13 +25,15 @@
 #include <type_traits>
 #include <vector>
 
-#include "chunk_reduce.hpp"
-#include "detail/device_reduce_kernels.hpp"
-#include "device_limits.hpp"
-#include "errors.hpp"
-#include "functional.hpp"
-#include "launch.hpp"
-#include "reduce_tuning.hpp"
+#include <kapi/reduce/chunk_reduce.hpp>
+#include <kapi/reduce/detail/kernels.hpp>
+#include <kapi/device_limits.hpp>
+#include <kapi/errors.hpp>
+#include <kapi/execution_space.hpp>
+#include <kapi/integer_math.hpp>
+#include <kapi/functional.hpp>
+#include <kapi/launch.hpp>
+#include <kapi/reduce/tuning.hpp>
 
 namespace kapi {
 
@@ -50,7 +52,9 @@ struct ReduceResultSpace<Kokkos::Cuda> {
 #endif
 
 template <class ExecSpace>
-inline constexpr bool reduces_in_host_memory =
+// Can the host read the result where the kernel wrote it (no copy back)? A memory
+// question, unlike is_host_execution_space_v.
+inline constexpr bool host_reads_result_directly =
     Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
 
 template <class ExecSpace>
@@ -96,7 +100,7 @@ class ReduceWorkspace {
       impl_partials(0, detail::reduce_pass<T>(space_, n ? n : 1, single).groups + 1);
       impl_counter();
     }
-    if constexpr (!detail::reduces_in_host_memory<ExecSpace>) impl_host_result();
+    if constexpr (!detail::host_reads_result_directly<ExecSpace>) impl_host_result();
     events_.reserve(detail::ReducePlan::max_passes);
   }
   const ExecSpace& space() const { return space_; }
@@ -144,12 +148,12 @@ class ReduceEvent {
   /// on a device this queues the copy of the result to the host.
   ReduceEvent(const ExecSpace& space, ReduceWorkspace<T, ExecSpace>& ws, const T* result)
       : space_(space), ws_(&ws), result_(result) {
-    if constexpr (!detail::reduces_in_host_memory<ExecSpace>) queue_copy_to_host();
+    if constexpr (!detail::host_reads_result_directly<ExecSpace>) queue_copy_to_host();
   }
 
   T get() const {
     if (!ws_) return value_;
-    if constexpr (detail::reduces_in_host_memory<ExecSpace>) {
+    if constexpr (detail::host_reads_result_directly<ExecSpace>) {
       for (const auto& e : ws_->impl_events()) e.wait();  // reports a launch that broke the model
       return *result_;
     } else {
@@ -284,10 +288,10 @@ std::size_t reduce_depth(const ExecSpace& space, std::size_t n, const ReduceOpti
   std::size_t depth = 0;
   if (options.algorithm == ReduceAlgorithm::recursive) {
     for (int k = 0; k < plan.count; ++k)
-      depth += Share::depth(plan.pass[k].per_item) + detail::ceil_log2(plan.pass[k].group_size);
+      depth += Share::depth(plan.pass[k].per_item) + kapi::ceil_log2(plan.pass[k].group_size);
   } else {
     const auto& p = plan.pass[0];
-    const std::size_t group = detail::runs_on_host<ExecSpace> ? p.group_size : 2 * detail::ceil_log2(p.group_size);
+    const std::size_t group = kapi::is_host_execution_space_v<ExecSpace> ? p.group_size : 2 * kapi::ceil_log2(p.group_size);
     depth = Share::depth(p.per_item) + group + (p.groups + p.group_size - 1) / p.group_size + group;
   }
   return depth;

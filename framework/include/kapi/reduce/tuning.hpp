@@ -12,8 +12,10 @@
 #include <cstddef>
 #include <type_traits>
 
-#include "chunk_reduce.hpp"
-#include "config.hpp"
+#include <kapi/reduce/chunk_reduce.hpp>
+#include <kapi/config.hpp>
+#include <kapi/execution_space.hpp>
+#include <kapi/integer_math.hpp>
 
 namespace kapi {
 
@@ -37,7 +39,7 @@ struct ReduceOptions {
 /// The backend's defaults for values of type T.
 template <class T, class ExecSpace>
 struct ReduceTuning {
-  static constexpr bool host = detail::runs_on_host<ExecSpace>;
+  static constexpr bool host = kapi::is_host_execution_space_v<ExecSpace>;
   using Chunk = std::conditional_t<host, ContiguousChunk<T, (sizeof(T) <= 4 ? 32 : 16), 16>, StridedChunk<T, 4>>;
   static constexpr std::size_t group_size = host ? 16 : 256;
   /// Fewest and most elements a work-item reduces when the choice is automatic.
@@ -67,13 +69,13 @@ ReducePass reduce_pass(const ExecSpace& space, std::size_t n, const ReduceOption
   std::size_t per_item = options.per_item;
   if (per_item == ReduceOptions::automatic) {
     const std::size_t items = std::max<std::size_t>(1, Tune::target_groups(space, group) * group);
-    per_item = std::min(Tune::max_per_item, std::max(Tune::min_per_item, (n + items - 1) / items));
+    per_item = std::min(Tune::max_per_item, std::max(Tune::min_per_item, kapi::ceil_div(n, items)));
   }
-  per_item = (per_item + granule - 1) / granule * granule;
+  per_item = kapi::round_up(per_item, granule);
   // Every pass must shrink the array: a group of one work-item reducing one element would not.
   if (group * per_item < 2) per_item = 2;
   const std::size_t per_group = group * per_item;
-  return ReducePass{n, group, per_item, std::max<std::size_t>(1, (n + per_group - 1) / per_group)};
+  return ReducePass{n, group, per_item, std::max<std::size_t>(1, kapi::ceil_div(n, per_group))};
 }
 
 /// The passes of a reduction of n >= 1 elements: one for single_pass; for recursive,

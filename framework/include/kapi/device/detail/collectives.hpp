@@ -15,8 +15,8 @@
 #include <cstddef>
 #include <type_traits>
 
-#include "../functional.hpp"
-#include "group_handle.hpp"
+#include <kapi/functional.hpp>
+#include <kapi/detail/group_handle.hpp>
 
 namespace kapi::detail {
 
@@ -44,7 +44,7 @@ struct ScanParts {
   bool has_exclusive;
 };
 
-#if KAPI_DEVICE_PASS
+#if KAPI_COMPILING_DEVICE_CODE
 
 #if defined(__CUDA_ARCH__)
 inline constexpr int warp_lanes = 32;
@@ -135,6 +135,6 @@ __device__ ScanParts<T> device_scan(const DeviceTeamMember& team, const T& x, co
 #undef KAPI_SYNC_OR
 #undef KAPI_SYNC_AND
 
-#endif  // KAPI_DEVICE_PASS
+#endif  // KAPI_COMPILING_DEVICE_CODE
 
 }  // namespace kapi::detail

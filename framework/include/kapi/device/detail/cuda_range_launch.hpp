@@ -6,7 +6,7 @@
 // about cuda_range_waves times the blocks the device runs at once, and its threads
 // stride over the rest: a block per few work-items would spend more time being
 // scheduled than storing (a work-item of a streaming kernel moves a few bytes).
-#include "../config.hpp"
+#include <kapi/config.hpp>
 
 #if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
 #define KAPI_HAS_CUDA_RANGE_LAUNCH 1
@@ -14,7 +14,8 @@
 #include <cstdint>
 #include <string>
 
-#include "../errors.hpp"
+#include <kapi/errors.hpp>
+#include <kapi/integer_math.hpp>
 
 namespace kapi::detail {
 
@@ -60,7 +61,7 @@ inline void check_cuda_launch(const char* what) {
 
 template <class Functor, int N>
 void cuda_launch_range(const Kokkos::Cuda& space, const Functor& f, const std::size_t (&extent)[N]) {
-  auto blocks = [](std::int64_t n, std::int64_t per) { return (n + per - 1) / per; };
+  auto blocks = [](std::int64_t n, std::int64_t per) { return kapi::ceil_div(n, per); };
   auto clamp = [](std::int64_t n, std::int64_t hi) { return unsigned(n < 1 ? 1 : n < hi ? n : hi); };
   // Blocks for cuda_range_waves waves of 256-thread blocks on this device.
   const std::int64_t grid_blocks = cuda_range_waves * std::int64_t(space.concurrency()) / 256;

@@ -1,5 +1,5 @@
 #pragma once
-// Group algorithms for work-groups that run as host contexts (detail/host_group.hpp).
+// Group algorithms for work-groups that run as host contexts (host/detail/group.hpp).
 // Protocol of one collective: every work-item writes its value into its slot of the
 // group's collective buffer and reaches a barrier; the first work-item to resume after
 // it combines all slots once, in local-id order (so results are deterministic and, for
@@ -13,7 +13,8 @@
 #include <string>
 #include <type_traits>
 
-#include "host_group.hpp"
+#include <kapi/detail/sequential_scan.hpp>
+#include <kapi/host/detail/group.hpp>
 
 namespace kapi::detail {
 
@@ -71,23 +72,16 @@ T host_reduce(HostGroup& group, const T& x, const Op& op) {
       [](const HostCollectiveHalf<T>& h, std::size_t) { return *h.result; });
 }
 
-/// Inclusive or exclusive scan; `init` (when has_init) is folded in first. An exclusive
-/// scan's first work-item gets init, or `empty` without one.
-template <class T, class Op>
-T host_scan(HostGroup& group, const T& x, const Op& op, bool inclusive, bool has_init, const T& init,
-            const T& empty) {
+/// Inclusive or exclusive scan (detail/sequential_scan.hpp), init folded in first when
+/// HasInit.
+template <bool Inclusive, bool HasInit, class T, class Op>
+T host_scan(HostGroup& group, const T& x, const Op& op, const T& init) {
   return host_collective(
       group, x,
       [&](const HostCollectiveHalf<T>& h) {
-        bool any = has_init;
-        T running = init;
-        for (std::size_t i = 0; i < group.size(); ++i) {
-          const T v = h.slots[i];
-          const T next = any ? T(op(running, v)) : v;
-          h.slots[i] = inclusive ? next : (any ? running : empty);
-          running = next;
-          any = true;
-        }
+        sequential_scan<Inclusive, HasInit>(
+            group.size(), [&](std::size_t i) { return h.slots[i]; }, [&](std::size_t i, const T& v) { h.slots[i] = v; },
+            op, init);
       },
       [](const HostCollectiveHalf<T>& h, std::size_t me) { return h.slots[me]; });
 }

@@ -23,13 +23,13 @@
 #include <string>
 #include <vector>
 
-#include "host_context.hpp"
-#include "host_launch_rules.hpp"
-#include "host_stack_bytes.hpp"
-#include "host_stack_overflow.hpp"
-#include "host_stack_pool.hpp"
-#include "launch_status.hpp"
-#include "sanitizer.hpp"
+#include <kapi/host/detail/context.hpp>
+#include <kapi/host/detail/launch_rules.hpp>
+#include <kapi/host/detail/stack_bytes.hpp>
+#include <kapi/host/detail/stack_overflow.hpp>
+#include <kapi/host/detail/stack_pool.hpp>
+#include <kapi/detail/launch_status.hpp>
+#include <kapi/host/detail/sanitizer.hpp>
 
 namespace kapi::detail {
 
@@ -143,7 +143,7 @@ class HostGroup {
   /// The group's scratch for collectives (group algorithms): at least `bytes`, aligned
   /// for any scalar, shared by the group's work-items until the group ends.
   void* collective_buffer(std::size_t bytes) {
-    if (collective_.size() * sizeof(Slot) < bytes) collective_.resize((bytes + sizeof(Slot) - 1) / sizeof(Slot));
+    if (collective_.size() * sizeof(Slot) < bytes) collective_.resize(kapi::ceil_div(bytes, sizeof(Slot)));
     return collective_.data();
   }
 
@@ -151,7 +151,7 @@ class HostGroup {
   /// least `bytes`, aligned to 16 bytes; SYCL leaves local memory undefined at a group's
   /// start, so one buffer serves every group the thread runs.
   char* local_memory(std::size_t bytes) {
-    if (local_.size() * sizeof(Slot) < bytes) local_.resize((bytes + sizeof(Slot) - 1) / sizeof(Slot));
+    if (local_.size() * sizeof(Slot) < bytes) local_.resize(kapi::ceil_div(bytes, sizeof(Slot)));
     return reinterpret_cast<char*>(local_.data());
   }
 

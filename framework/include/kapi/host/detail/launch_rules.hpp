@@ -14,8 +14,8 @@
 #include <string>
 #include <type_traits>
 
-#include "../config.hpp"
-#include "../errors.hpp"
+#include <kapi/config.hpp>
+#include <kapi/errors.hpp>
 
 #if defined(KOKKOS_ENABLE_OPENMP)
 #include <omp.h>

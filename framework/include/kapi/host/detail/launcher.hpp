@@ -3,25 +3,28 @@
 // - Range kernels: Kokkos hands out chunks of rows; inside a chunk the last (contiguous)
 //   dimension is a plain counted loop over the kernel, which the compiler can vectorise,
 //   and the ids of the other dimensions are fixed per row (no division per work-item).
-// - Nd-range kernels: one host thread runs a whole work-group (detail/host_group.hpp);
+// - Nd-range kernels: one host thread runs a whole work-group (host/detail/group.hpp);
 //   the group's geometry is built once per group, and the barrier-free rest of a group
 //   runs row by row like a range kernel.
-// Every work-item runs with the nested-launch flag set (detail/host_launch_rules.hpp), and
+// Every work-item runs with the nested-launch flag set (host/detail/launch_rules.hpp), and
 // an exception leaving it is caught at its boundary and reported by the launch.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <exception>
+#include <memory>
 #include <string>
 #include <utility>
 
-#include "../item.hpp"
-#include "../work_group.hpp"
-#include "host_group.hpp"
-#include "host_launch_rules.hpp"
-#include "kernel_args.hpp"
-#include "launch_status.hpp"
-#include "linearize.hpp"
+#include <kapi/detail/kernel_args.hpp>
+#include <kapi/detail/launch_plan.hpp>
+#include <kapi/detail/launch_status.hpp>
+#include <kapi/detail/linearize.hpp>
+#include <kapi/host/detail/group.hpp>
+#include <kapi/host/detail/launch_rules.hpp>
+#include <kapi/integer_math.hpp>
+#include <kapi/item.hpp>
+#include <kapi/work_group.hpp>
 
 namespace kapi::detail {
 
@@ -50,11 +53,10 @@ void for_each_id_in(const std::size_t (&extent)[N], std::size_t first, std::size
   }
 }
 
-template <class Kernel, int N, class... Args>
+template <class Body>
 struct HostRangeFunctor {
-  Kernel kernel;
-  ArgPack<Args...> args;
-  Range<N> range;
+  static constexpr int N = Body::dimensions;
+  Body body;
   std::size_t items, items_per_chunk;
   LaunchStatus* status;
 
@@ -65,22 +67,17 @@ struct HostRangeFunctor {
     // the kernel's stores cannot change them and keeps them in registers.
     const HostRangeFunctor local = *this;
     try {
-      for_each_id_in(range.extent, first, last, [&](const std::size_t(&id)[N], std::size_t) {
+      for_each_id_in(body.range.extent, first, last, [&](const std::size_t(&id)[N], std::size_t) {
         try {
-          local.call(Item<N>(id, local.range.extent), std::index_sequence_for<Args...>{});
+          local.body.call(Item<N>(id, local.body.range.extent), typename Body::arg_indices());
         } catch (...) {
           status->fail_with(std::current_exception(),
-                            "work-item " + format_extents(id) + " of the range " + format_extents(range.extent));
+                            "work-item " + format_extents(id) + " of the range " + format_extents(body.range.extent));
           throw HostGroupUnwind{};
         }
       });
     } catch (const HostGroupUnwind&) {  // a work-item threw: the rest of the chunk does not run
     }
-  }
-
-  template <std::size_t... A>
-  void call(const Item<N>& item, std::index_sequence<A...>) const {
-    kernel(item, get<A>(args)...);
   }
 };
 
@@ -94,7 +91,7 @@ inline std::size_t host_groups_per_chunk(std::size_t groups, std::size_t group_s
 
 /// Nd-range and phased kernels on a host backend: Kokkos hands each host thread chunks of
 /// work-groups (a RangePolicy: no team machinery), and the thread runs each group whole
-/// (detail/host_group.hpp) in its own local memory. The kernel and its arguments are
+/// (host/detail/group.hpp) in its own local memory. The kernel and its arguments are
 /// copied once per chunk onto the thread's stack: the compiler then sees that the
 /// kernel's stores cannot change them, keeps them in registers and can vectorise.
 template <class Body, bool Phased>
@@ -147,6 +144,34 @@ struct HostGroupsFunctor {
                                    }
                                  });
         });
+  }
+};
+
+template <class ExecSpace>
+struct Launcher<ExecSpace, true> {
+  template <class Kernel, int N, class... Args>
+  static std::shared_ptr<LaunchStatus> run(const ExecSpace& space, const RangePlan<Kernel, N, Args...>& plan) {
+    auto status = std::make_shared<LaunchStatus>();
+    const std::size_t per_chunk = host_items_per_chunk(plan.items, static_cast<std::size_t>(space.concurrency()));
+    const auto turn = host_dispatch_turn<ExecSpace>();
+    Kokkos::parallel_for(plan.label,
+                         Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(
+                             space, 0, static_cast<std::int64_t>(ceil_div(plan.items, per_chunk))),
+                         HostRangeFunctor<decltype(plan.body)>{plan.body, plan.items, per_chunk, status.get()});
+    return status;
+  }
+
+  template <class Kernel, int N, bool Phased, class... Args>
+  static std::shared_ptr<LaunchStatus> run(const ExecSpace& space, const NdRangePlan<Kernel, N, Phased, Args...>& plan) {
+    auto status = std::make_shared<LaunchStatus>();
+    const std::size_t per_chunk =
+        host_groups_per_chunk(plan.groups, plan.group_size, static_cast<std::size_t>(space.concurrency()));
+    const auto turn = host_dispatch_turn<ExecSpace>();
+    Kokkos::parallel_for(plan.label,
+                         Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(
+                             space, 0, static_cast<std::int64_t>(ceil_div(plan.groups, per_chunk))),
+                         HostGroupsFunctor<decltype(plan.body), Phased>{plan.body, plan.groups, per_chunk, status.get()});
+    return status;
   }
 };
 

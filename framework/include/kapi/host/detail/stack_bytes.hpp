@@ -11,7 +11,8 @@
 #include <cstdlib>
 #include <string>
 
-#include "../errors.hpp"
+#include <kapi/errors.hpp>
+#include <kapi/integer_math.hpp>
 
 namespace kapi::detail {
 
@@ -57,7 +58,7 @@ inline HostStackSetting parse_host_stack_bytes(const char* text) {
   if (n < host_stack_min_bytes) return reject("is too small");
   if (n > host_stack_max_bytes) return reject("is too large");
   const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
-  s.bytes = (static_cast<std::size_t>(n) + page - 1) / page * page;
+  s.bytes = kapi::round_up(static_cast<std::size_t>(n), page);
   return s;
 }
 

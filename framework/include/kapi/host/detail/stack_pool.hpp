@@ -26,8 +26,8 @@
 #include <string>
 #include <thread>
 
-#include "host_stack_overflow.hpp"
-#include "sanitizer.hpp"
+#include <kapi/host/detail/stack_overflow.hpp>
+#include <kapi/host/detail/sanitizer.hpp>
 
 #ifndef MADV_GUARD_INSTALL
 #define MADV_GUARD_INSTALL 102  // Linux 6.13 uapi; older kernels answer EINVAL

@@ -5,8 +5,10 @@
 #include <cstdint>
 #include <string>
 
-#include "../errors.hpp"
-#include "../range.hpp"
+#include <kapi/errors.hpp>
+#include <kapi/execution_space.hpp>
+#include <kapi/integer_math.hpp>
+#include <kapi/range.hpp>
 
 namespace kapi::nest {
 
@@ -26,8 +28,6 @@ inline Extents extents_of(const Range<3>& r) {
   return Extents{{static_cast<index_type>(r.extent[0]), static_cast<index_type>(r.extent[1]),
                   static_cast<index_type>(r.extent[2])}};
 }
-
-KAPI_FUNCTION constexpr index_type ceil_div(index_type a, index_type b) { return (a + b - 1) / b; }
 
 /// Policy shapes are written x×y×z, as CUDA and RAJA write them: x is the contiguous
 /// k loop, z the outer i loop. Internally they are kept in loop order {i, j, k}.

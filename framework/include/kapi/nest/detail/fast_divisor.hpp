@@ -5,7 +5,7 @@
 // sequence that would cost more than the memory access it indexes.
 #include <cstdint>
 
-#include "../config.hpp"
+#include <kapi/config.hpp>
 
 namespace kapi::nest::detail {
 

@@ -6,9 +6,9 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "../config.hpp"
-#include "../unroll.hpp"
-#include "../vec.hpp"
+#include <kapi/config.hpp>
+#include <kapi/unroll.hpp>
+#include <kapi/vec.hpp>
 
 namespace kapi::detail {
 
@@ -36,13 +36,6 @@ KAPI_FUNCTION void fold_pairwise(V (&values)[Count], const Op& op) {
 
 /// log2 of a power of two, at compile time.
 KAPI_FUNCTION constexpr int log2_exact(std::size_t x) { return x <= 1 ? 0 : 1 + log2_exact(x / 2); }
-
-/// ceil(log2(x)) for x >= 1.
-inline std::size_t ceil_log2(std::size_t x) {
-  std::size_t l = 0;
-  while ((std::size_t(1) << l) < x) ++l;
-  return l;
-}
 
 /// Partial results of 2^l blocks at level l (bit l of `count` set): adding a block merges
 /// equal levels, as a binary counter carries, so every merge combines two results of

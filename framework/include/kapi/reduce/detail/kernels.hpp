@@ -3,12 +3,12 @@
 // work-items share the array, for each chunk layout of chunk_reduce.hpp.
 #include <cstddef>
 
-#include "../atomic_ref.hpp"
-#include "../barrier.hpp"
-#include "../chunk_reduce.hpp"
-#include "../group_algorithms.hpp"
-#include "../item.hpp"
-#include "../local_accessor.hpp"
+#include <kapi/atomic_ref.hpp>
+#include <kapi/barrier.hpp>
+#include <kapi/reduce/chunk_reduce.hpp>
+#include <kapi/group_algorithms.hpp>
+#include <kapi/item.hpp>
+#include <kapi/local_accessor.hpp>
 
 namespace kapi::detail {
 

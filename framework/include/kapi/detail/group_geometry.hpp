@@ -1,0 +1,45 @@
+#pragma once
+// What Group<N> (a work-item's view of its group) and WorkGroup<N> (a phased kernel's
+// whole group) share: the group's ids and extents, and the handle to the group's machinery.
+#include <cstddef>
+
+#include <kapi/config.hpp>
+#include <kapi/detail/group_handle.hpp>
+#include <kapi/detail/linearize.hpp>
+
+namespace kapi::detail {
+
+template <int N>
+class GroupGeometry {
+ public:
+  static constexpr int dimensions = N;
+
+  GroupGeometry() = default;
+  KAPI_FUNCTION GroupGeometry(const std::size_t (&group_id)[N], const std::size_t (&group_range)[N],
+                              const std::size_t (&local_range)[N], GroupHandle handle)
+      : handle_(handle) {
+    for (int d = 0; d < N; ++d) {
+      group_id_[d] = group_id[d];
+      group_range_[d] = group_range[d];
+      local_range_[d] = local_range[d];
+    }
+  }
+
+  KAPI_FUNCTION std::size_t get_group_id(int d) const { return group_id_[d]; }
+  KAPI_FUNCTION std::size_t get_group_linear_id() const { return linearize(group_id_, group_range_); }
+  KAPI_FUNCTION std::size_t get_group_range(int d) const { return group_range_[d]; }
+  KAPI_FUNCTION std::size_t get_group_linear_range() const { return product(group_range_); }
+  KAPI_FUNCTION std::size_t get_local_range(int d) const { return local_range_[d]; }
+  KAPI_FUNCTION std::size_t get_local_linear_range() const { return product(local_range_); }
+
+  // For the framework's collectives: the group's machinery.
+  KAPI_FUNCTION GroupHandle impl_handle() const { return handle_; }
+
+ protected:
+  std::size_t group_id_[N] = {};
+  std::size_t group_range_[N] = {};
+  std::size_t local_range_[N] = {};
+  GroupHandle handle_;
+};
+
+}  // namespace kapi::detail

@@ -1,0 +1,82 @@
+#pragma once
+// What every backend's launcher runs: the user's kernel with its arguments, called for one
+// work-item (a range kernel), one work-item of a group (nd-range) or one group (phased).
+#include <cstddef>
+#include <utility>
+
+#include <kapi/detail/group_handle.hpp>
+#include <kapi/detail/kernel_args.hpp>
+#include <kapi/detail/linearize.hpp>
+#include <kapi/item.hpp>
+#include <kapi/range.hpp>
+#include <kapi/work_group.hpp>
+
+namespace kapi::detail {
+
+/// A range kernel and its arguments.
+template <class Kernel, int N, class... Args>
+struct RangeBody {
+  static constexpr int dimensions = N;
+  using arg_indices = std::index_sequence_for<Args...>;
+  Kernel kernel;
+  ArgPack<Args...> args;
+  Range<N> range;
+
+  /// Called with the work-item's N ids (Kokkos' RangePolicy/MDRangePolicy order).
+  template <class... I>
+  KAPI_FUNCTION void operator()(I... i) const {
+    const std::size_t id[N] = {static_cast<std::size_t>(i)...};
+    call(Item<N>(id, range.extent), arg_indices{});
+  }
+  template <std::size_t... A>
+  KAPI_FUNCTION void call(const Item<N>& item, std::index_sequence<A...>) const {
+    kernel(item, get<A>(args)...);
+  }
+};
+
+/// An nd-range or phased kernel, its arguments and the group's local-memory layout.
+template <class Kernel, int N, class... Args>
+struct NdRangeBody {
+  static constexpr int dimensions = N;
+  using arg_indices = std::index_sequence_for<Args...>;
+  Kernel kernel;
+  ArgPack<Args...> args;
+  ScratchLayout<sizeof...(Args)> layout;
+  Range<N> group_range;
+  Range<N> local_range;
+  int scratch_level = 0;  // device backends: the Kokkos scratch level holding local memory
+
+  /// The group's local memory (every LocalAccessor argument), from its Kokkos team scratch.
+  template <class TeamMember>
+  KAPI_FUNCTION char* group_scratch(const TeamMember& team) const {
+    if (!layout.total) return nullptr;
+    // Two constant levels rather than team_scratch(scratch_level): a run-time level makes
+    // Kokkos keep its scratch cursors in a stack frame (local memory) on a device.
+    void* p = scratch_level == 0 ? team.team_scratch(0).get_shmem_aligned(layout.total, scratch_alignment)
+                                 : team.team_scratch(1).get_shmem_aligned(layout.total, scratch_alignment);
+    return static_cast<char*>(p);
+  }
+
+  /// One work-item of an nd-range kernel.
+  KAPI_FUNCTION void run_item(std::size_t group_linear, std::size_t local_linear, char* scratch,
+                              GroupHandle handle) const {
+    std::size_t group_id[N], local_id[N];
+    delinearize(group_linear, group_range.extent, group_id);
+    delinearize(local_linear, local_range.extent, local_id);
+    const Group<N> group(group_id, group_range.extent, local_range.extent, local_linear, handle);
+    call(NdItem<N>(group, local_id), scratch, arg_indices{});
+  }
+  /// A phased kernel: called once per group.
+  KAPI_FUNCTION void run_group(std::size_t group_linear, char* scratch, GroupHandle handle) const {
+    std::size_t group_id[N];
+    delinearize(group_linear, group_range.extent, group_id);
+    call(WorkGroup<N>(group_id, group_range.extent, local_range.extent, handle), scratch, arg_indices{});
+  }
+  template <class First, std::size_t... A>
+  KAPI_FUNCTION void call(const First& first, char* scratch, std::index_sequence<A...>) const {
+    (void)scratch;  // unused for kernels without arguments
+    kernel(first, bind_arg(get<A>(args), scratch, layout.offset[A])...);
+  }
+};
+
+}  // namespace kapi::detail

@@ -1,0 +1,95 @@
+#pragma once
+// What Kokkos Tools (kernel timers, space-time stack, the Nsight connector) see of a kapi
+// launch: its label. A launch named at the call keeps that name; otherwise the label is
+// the kind of launch and the kernel's type ("kapi::nd_range matmul::SlidingWindow<float>"),
+// as SYCL names a kernel by its type. Launches kapi makes itself, outside Kokkos'
+// parallel_for (direct CUDA launches, copies), report to Kokkos Tools here as well.
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <typeinfo>
+
+#if defined(__GNUG__)
+#include <cxxabi.h>
+#endif
+
+#include <kapi/config.hpp>
+
+namespace kapi::detail {
+
+/// The readable name of T (demangled where the compiler can).
+template <class T>
+const std::string& type_name() {
+  static const std::string name = [] {
+    const char* raw = typeid(T).name();
+#if defined(__GNUG__)
+    int status = 0;
+    std::unique_ptr<char, void (*)(void*)> readable(abi::__cxa_demangle(raw, nullptr, nullptr, &status), std::free);
+    if (status == 0 && readable) return std::string(readable.get());
+#endif
+    return std::string(raw);
+  }();
+  return name;
+}
+
+enum class LaunchKind { range, nd_range, phased };
+
+inline const char* launch_kind_name(LaunchKind kind) {
+  return kind == LaunchKind::range ? "kapi::range" : kind == LaunchKind::phased ? "kapi::phased" : "kapi::nd_range";
+}
+
+/// "kapi::<kind> <kernel type>", built once per kind and kernel type.
+template <LaunchKind Kind, class Kernel>
+const std::string& default_label() {
+  static const std::string label = std::string(launch_kind_name(Kind)) + " " + type_name<Kernel>();
+  return label;
+}
+
+/// A kernel kapi launches itself, outside Kokkos::parallel_for, shown to Kokkos Tools as a
+/// parallel_for for the scope's lifetime.
+class ToolsParallelFor {
+ public:
+  template <class ExecSpace>
+  ToolsParallelFor(const std::string& label, const ExecSpace& space) {
+    if (!Kokkos::Tools::profileLibraryLoaded()) return;
+    active_ = true;
+#if KOKKOS_VERSION >= 30700
+    const std::uint32_t device = Kokkos::Tools::Experimental::device_id(space);
+#else
+    const std::uint32_t device = Kokkos::Profiling::Experimental::device_id(space);
+#endif
+    Kokkos::Tools::beginParallelFor(label, device, &id_);
+  }
+  ~ToolsParallelFor() {
+    if (active_) Kokkos::Tools::endParallelFor(id_);
+  }
+  ToolsParallelFor(const ToolsParallelFor&) = delete;
+  ToolsParallelFor& operator=(const ToolsParallelFor&) = delete;
+
+ private:
+  bool active_ = false;
+  std::uint64_t id_ = 0;
+};
+
+/// A copy kapi makes itself (cudaMemcpyAsync), shown to Kokkos Tools as a deep copy.
+class ToolsDeepCopy {
+ public:
+  ToolsDeepCopy(const char* dst_space, const std::string& dst_label, const void* dst, const char* src_space,
+                const std::string& src_label, const void* src, std::uint64_t bytes) {
+    if (!Kokkos::Tools::profileLibraryLoaded()) return;
+    active_ = true;
+    Kokkos::Tools::beginDeepCopy(Kokkos::Tools::make_space_handle(dst_space), dst_label, dst,
+                                 Kokkos::Tools::make_space_handle(src_space), src_label, src, bytes);
+  }
+  ~ToolsDeepCopy() {
+    if (active_) Kokkos::Tools::endDeepCopy();
+  }
+  ToolsDeepCopy(const ToolsDeepCopy&) = delete;
+  ToolsDeepCopy& operator=(const ToolsDeepCopy&) = delete;
+
+ private:
+  bool active_ = false;
+};
+
+}  // namespace kapi::detail
