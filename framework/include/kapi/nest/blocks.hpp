@@ -116,7 +116,7 @@ struct TilesOnHostThreads {
 
 // Launches `functor` on teams of `threads` members, after checking the backend takes it.
 template <class ExecSpace, class Functor>
-void launch_blocks(const ExecSpace& space, const char* label, int league, index_type threads, const Functor& functor,
+void launch_blocks(const ExecSpace& space, const std::string& label, int league, index_type threads, const Functor& functor,
                    const std::string& policy) {
   Kokkos::TeamPolicy<ExecSpace> probe(space, 1, 1);
   const index_type max = probe.team_size_max(functor, Kokkos::ParallelForTag());
@@ -162,12 +162,12 @@ struct BlockStride {
     if constexpr (kapi::is_host_execution_space_v<ExecSpace>) {
       detail::BlockStrideOnHostThreads<Body> f{body, e, {block[0], block[1]}, {g[0], g[1]}};
       const auto turn = kapi::detail::host_dispatch_turn<ExecSpace>();
-      Kokkos::parallel_for("kapi::nest::blocks_3d",
+      Kokkos::parallel_for(detail::label<Body>(name()),
                            Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_type>>(space, 0, g[0] * g[1]), f);
     } else {
       detail::BlockStrideOnTeams<Body, detail::TeamMember<ExecSpace>> f{
           body, e, {block[0], block[1], block[2]}, {g[0], g[1], g[2]}, detail::fast_shape(block), detail::fast_shape(g)};
-      detail::launch_blocks(space, "kapi::nest::blocks_3d", detail::checked_league(g[0] * g[1] * g[2], name()),
+      detail::launch_blocks(space, detail::label<Body>(name()), detail::checked_league(g[0] * g[1] * g[2], name()),
                             block[0] * block[1] * block[2], f, name());
     }
   }
@@ -194,7 +194,7 @@ struct Tiles {
     if constexpr (kapi::is_host_execution_space_v<ExecSpace>) {
       detail::TilesOnHostThreads<Body> f{body, e, {tile[0], tile[1], tile[2]}, {tiles[0], tiles[1], tiles[2]}};
       const auto turn = kapi::detail::host_dispatch_turn<ExecSpace>();
-      Kokkos::parallel_for("kapi::nest::tiles",
+      Kokkos::parallel_for(detail::label<Body>(name()),
                            Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_type>>(space, 0, count), f);
     } else {
       const index_type threads = tile[0] * tile[1] * tile[2];
@@ -217,7 +217,7 @@ struct Tiles {
           detail::FastDivisor(static_cast<std::uint32_t>(columns)),
           static_cast<std::uint32_t>(units),
           static_cast<std::uint32_t>(chunk)};
-      detail::launch_blocks(space, "kapi::nest::tiles", static_cast<int>(std::min(units, 256 * resident)), threads, f,
+      detail::launch_blocks(space, detail::label<Body>(name()), static_cast<int>(std::min(units, 256 * resident)), threads, f,
                             name());
     }
   }

@@ -47,7 +47,7 @@ struct Sequential {
 
   template <class ExecSpace, class Body>
   void run(const ExecSpace& space, const Range<3>& range, const Body& body) const {
-    Kokkos::parallel_for("kapi::nest::sequential",
+    Kokkos::parallel_for(detail::label<Body>(name()),
                          Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_type>>(space, 0, 1),
                          detail::SequentialNest<Body>{body, detail::extents_of(range)});
   }
@@ -64,7 +64,7 @@ struct ParallelOuter {
   template <class ExecSpace, class Body>
   void run(const ExecSpace& space, const Range<3>& range, const Body& body) const {
     const auto e = detail::extents_of(range);
-    Kokkos::parallel_for("kapi::nest::parallel_outer",
+    Kokkos::parallel_for(detail::label<Body>(name()),
                          Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_type>>(space, 0, e.n[0]),
                          detail::OuterParallelNest<Body>{body, e});
   }
@@ -102,7 +102,7 @@ struct Collapsed {
     using Policy = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3, Kokkos::Iterate::Right, Kokkos::Iterate::Right>,
                                          Kokkos::IndexType<index_type>>;
     const Kokkos::Array<index_type, 3> lower = {0, 0, 0}, upper = {e.n[0], e.n[1], e.n[2]};
-    Kokkos::parallel_for("kapi::nest::collapsed", Policy(space, lower, upper, t), detail::CollapsedNest<Body>{body});
+    Kokkos::parallel_for(detail::label<Body>(name()), Policy(space, lower, upper, t), detail::CollapsedNest<Body>{body});
   }
 };
 

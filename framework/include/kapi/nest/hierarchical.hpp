@@ -42,11 +42,11 @@ struct Hierarchical {
     const int league = detail::checked_league(e.n[0], name());
     if constexpr (kapi::is_host_execution_space_v<ExecSpace>) {
       const auto turn = kapi::detail::host_dispatch_turn<ExecSpace>(kapi::detail::HostDispatch::teams);
-      Kokkos::parallel_for("kapi::nest::hierarchical", Policy(space, league, 1, 1), f);
+      Kokkos::parallel_for(detail::label<Body>(name()), Policy(space, league, 1, 1), f);
     } else {
       int lanes = 1;  // a power of two up to a warp, no wider than the k loop
       while (lanes < 32 && lanes < e.n[2]) lanes *= 2;
-      Kokkos::parallel_for("kapi::nest::hierarchical", Policy(space, league, Kokkos::AUTO, lanes), f);
+      Kokkos::parallel_for(detail::label<Body>(name()), Policy(space, league, Kokkos::AUTO, lanes), f);
     }
   }
 };

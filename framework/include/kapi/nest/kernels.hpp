@@ -51,7 +51,7 @@ struct RangeKernel {
 
   template <class ExecSpace, class Body>
   void run(const ExecSpace& space, const Range<3>& range, const Body& body) const {
-    call_kernel(space, detail::BodyAsRangeKernel{}, range, body);
+    call_kernel(detail::label<Body>(name()), space, detail::BodyAsRangeKernel{}, range, body);
   }
 };
 
@@ -98,8 +98,8 @@ struct NdRangeKernel {
     for (int d = 0; d < 3; ++d) global.extent[d] = (range.extent[d] + l.extent[d] - 1) / l.extent[d] * l.extent[d];
     bool padded = false;
     for (int d = 0; d < 3; ++d) padded |= global.extent[d] != range.extent[d];
-    if (padded) call_kernel(space, detail::BodyAsNdRangeKernel{e}, NdRange<3>(global, l), body);
-    else call_kernel(space, detail::BodyAsExactNdRangeKernel{}, NdRange<3>(global, l), body);
+    if (padded) call_kernel(detail::label<Body>(name()), space, detail::BodyAsNdRangeKernel{e}, NdRange<3>(global, l), body);
+    else call_kernel(detail::label<Body>(name()), space, detail::BodyAsExactNdRangeKernel{}, NdRange<3>(global, l), body);
   }
 };
 

@@ -28,6 +28,7 @@
 #include <kapi/reduce/chunk_reduce.hpp>
 #include <kapi/reduce/detail/kernels.hpp>
 #include <kapi/device_limits.hpp>
+#include <kapi/detail/kernel_names.hpp>
 #include <kapi/errors.hpp>
 #include <kapi/execution_space.hpp>
 #include <kapi/integer_math.hpp>
@@ -166,6 +167,10 @@ class ReduceEvent {
   void queue_copy_to_host() const {
 #if defined(KOKKOS_ENABLE_CUDA)
     if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
+      // One pinned word, without deep_copy's View machinery; still shown to Kokkos Tools.
+      const detail::ToolsDeepCopy copy(Kokkos::CudaHostPinnedSpace::name(), "kapi::reduce result",
+                                       ws_->impl_host_result(), Kokkos::CudaSpace::name(), "kapi::reduce partials",
+                                       result_, sizeof(T));
       const cudaError_t e = cudaMemcpyAsync(ws_->impl_host_result(), result_, sizeof(T), cudaMemcpyDeviceToHost,
                                             space_.cuda_stream());
       if (e != cudaSuccess)
@@ -213,8 +218,9 @@ ReduceEvent<T, ExecSpace> start_reduce(const ExecSpace& space, const T* x, std::
       const ReducePass& p = plan.pass[0];
       T* partial = ws.impl_partials(0, p.groups + 1);  // the total goes after the partials
       const SinglePassReduce<T, Share, Op> kernel{Share::make(x, n, p.per_item), identity, op};
-      events.push_back(call_kernel_async(space, kernel, NdRange<1>(p.groups * p.group_size, p.group_size), x, partial,
-                                         ws.impl_counter()));
+      static const std::string label = "kapi::reduce single_pass " + type_name<T>();
+      events.push_back(call_kernel_async(label, space, kernel, NdRange<1>(p.groups * p.group_size, p.group_size), x,
+                                         partial, ws.impl_counter()));
       return ReduceEvent<T, ExecSpace>(space, ws, partial + p.groups);
     } else {
       const char* needs = atomic_value_v<T> ? "an operator with a known identity (kapi::known_identity)"
@@ -229,7 +235,8 @@ ReduceEvent<T, ExecSpace> start_reduce(const ExecSpace& space, const T* x, std::
     const ReducePass& p = plan.pass[k];
     T* out = ws.impl_partials(k % 2, p.groups);
     const RecursiveReducePass<T, Share, Op> kernel{Share::make(in, p.n, p.per_item), identity, op};
-    events.push_back(call_kernel_async(space, kernel, NdRange<1>(p.groups * p.group_size, p.group_size), in, out,
+    static const std::string label = "kapi::reduce recursive_pass " + type_name<T>();
+    events.push_back(call_kernel_async(label, space, kernel, NdRange<1>(p.groups * p.group_size, p.group_size), in, out,
                                        LocalAccessor<T, 1>(p.group_size)));
     in = out;
   }

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 
+#include <kapi/detail/kernel_names.hpp>
 #include <kapi/errors.hpp>
 #include <kapi/execution_space.hpp>
 #include <kapi/integer_math.hpp>
@@ -27,6 +28,12 @@ struct Extents {
 inline Extents extents_of(const Range<3>& r) {
   return Extents{{static_cast<index_type>(r.extent[0]), static_cast<index_type>(r.extent[1]),
                   static_cast<index_type>(r.extent[2])}};
+}
+
+/// What Kokkos Tools shows for a loop nest: "kapi::nest <policy name> <body type>".
+template <class Body>
+std::string label(const std::string& policy_name) {
+  return "kapi::nest " + policy_name + " " + kapi::detail::type_name<Body>();
 }
 
 /// Policy shapes are written x×y×z, as CUDA and RAJA write them: x is the contiguous
