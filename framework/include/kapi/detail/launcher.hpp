@@ -31,7 +31,9 @@ namespace kapi::detail {
 template <class ExecSpace>
 struct Launcher<ExecSpace, true> {
   template <class Plan>
-  static std::shared_ptr<LaunchStatus> run(const ExecSpace&, const Plan&);
+  static std::shared_ptr<LaunchStatus> run(const ExecSpace&, const Plan&) {
+    return nullptr;
+  }
 };
 }  // namespace kapi::detail
 #endif

@@ -48,8 +48,8 @@ KAPI_FUNCTION T broadcast(GroupHandle g, const T& x, std::size_t from) {
   return device_broadcast(team, x, from);
 }
 
-KAPI_FUNCTION inline bool any(GroupHandle g, bool pred) { return device_any(g.team(), pred); }
-KAPI_FUNCTION inline bool all(GroupHandle g, bool pred) { return device_all(g.team(), pred); }
+KAPI_FUNCTION bool any(GroupHandle g, bool pred) { return device_any(g.team(), pred); }
+KAPI_FUNCTION bool all(GroupHandle g, bool pred) { return device_all(g.team(), pred); }
 
 // Joint algorithms: each work-item takes every group-size-th element (coalesced).
 template <bool HasInit, class T, class Ptr, class Op>
