@@ -37,11 +37,11 @@ report() {
 }
 # hits <ERE> <file...>: path:line: text of every matching line (missing files skipped).
 hits() {
-  local re=$1 f
+  local re=$1
   shift
-  for f in "$@"; do
-    [ -f "$f" ] && grep -HnE -- "$re" "$f" 2> /dev/null
-  done | sed -E 's/^([^:]*):([0-9]+):[[:space:]]*/\1:\2: /' | cut -c1-240
+  [ $# -gt 0 ] || return 0
+  printf '%s\0' "$@" | xargs -0 grep -sHnE -- "$re" |
+    sed -E 's/^([^:]*):([0-9]+):[[:space:]]*/\1:\2: /' | cut -c1-240
 }
 
 # The patterns are split so that this script does not match itself.
