@@ -72,7 +72,8 @@ TYPED_TEST(MatmulApp, ShapeMismatchAndUnknownVariantAreRejected) {
 
 TEST(MatmulVariants, AreListed) {
   const auto v = matmul::variants();
-  for (const char* name : {"seed-t2", "seed-t8", "seed-t16", "seed-t32", "phased-t16", "naive", "tuned"})
+  for (const char* name : {"sliding-window-t2", "sliding-window-t8", "sliding-window-t16", "sliding-window-t32",
+                           "phased-t16", "naive", "tuned"})
     EXPECT_NE(std::find(v.begin(), v.end(), name), v.end()) << name;
 #if defined(KAPI_APPS_HAVE_KOKKOS_KERNELS)
   EXPECT_NE(std::find(v.begin(), v.end(), "kokkos-kernels"), v.end());

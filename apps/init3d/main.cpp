@@ -19,10 +19,8 @@ const char* const usage =
     "usage: kapi-init3d [options] [--kokkos-... options]\n"
     "  --n N             grid side: ni = nj = nk = N (default 100)\n"
     "  --ni/--nj/--nk N  one extent (k is the contiguous index of the LayoutRight array)\n"
-    "  --policy LIST     comma-separated policies (default: all). Built in:\n"
-    "                    sequential, parallel-outer, collapsed, blocks-3d, tiles-32x8x1,\n"
-    "                    hierarchical, kapi-range, kapi-nd-range; shapes as X x Y x Z with\n"
-    "                    X along k: collapsed-64x4x1, blocks-3d-32x4x2[-grid-8x8x8],\n"
+    "  --policy LIST     policies (below), comma-separated (default: all); shapes as X x Y x Z\n"
+    "                    with X along k: collapsed-64x4x1, blocks-3d-32x4x2[-grid-8x8x8],\n"
     "                    tiles-16x16x1, kapi-nd-range-32x8x1\n"
     "  --c VALUE         the constant (default 0.0001)\n"
     "  --repeat R        timed runs per policy, after one warm-up (default 10); median reported\n"
@@ -92,7 +90,8 @@ int run_init3d(const Space& space, std::size_t ni, std::size_t nj, std::size_t n
 }  // namespace
 
 int main(int argc, char** argv) {
-  const std::string help = std::string(usage) + "Enabled spaces: " + kapi_apps::space_names() + "\n";
+  const std::string help = std::string(usage) + "Policies:\n" + init3d::policy_table.help() +
+                           "Enabled spaces: " + kapi_apps::space_names() + "\n";
   return kapi_apps::run_program(argc, argv, help, [](kapi_apps::Args& args) {
     const std::size_t n = args.count("n", 100);
     const std::size_t ni = args.count("ni", n), nj = args.count("nj", n), nk = args.count("nk", n);

@@ -16,16 +16,14 @@
 namespace {
 
 const char* const usage =
-    "kapi-matmul: C = A·B (A m x k, B k x n, row-major) by the seed's sliding-window kernel\n"
-    "(flat and phased), a naive and a tuned kernel, and Kokkos Kernels' gemm, each checked\n"
-    "against a double-precision host product with tolerance k*eps*(|A||B|)_ij.\n"
+    "kapi-matmul: C = A·B (A m x k, B k x n, row-major) by every variant listed below, each\n"
+    "checked against a double-precision host product with tolerance k*eps*(|A||B|)_ij.\n"
     "\n"
     "usage: kapi-matmul [options] [--kokkos-... options]\n"
     "  --size S         m = n = k = S (default 512)\n"
     "  --m/--n/--k N    one dimension (any value, 0 included)\n"
     "  --type LIST      float, double, comma-separated (default float)\n"
-    "  --variant LIST   seed-t2, seed-t8, seed-t16, seed-t32, phased-t16, naive, tuned,\n"
-    "                   kokkos-kernels (default: all this build has)\n"
+    "  --variant LIST   variants (below), comma-separated (default: all this build has)\n"
     "  --check MODE     full (every element), sample (64 rows), none; default full up to\n"
     "                   m*n*k = 2^31, sample beyond\n"
     "  --repeat R       timed runs per variant after one warm-up (default 5); median reported\n"
@@ -73,7 +71,7 @@ bool run_type(const Space& space, std::size_t m, std::size_t n, std::size_t k, c
   const double flops = 2.0 * double(m) * double(n) * double(k);
   std::printf("\n%s: C(%zux%zu) = A(%zux%zu) B(%zux%zu), %s\n", type_name<T>(), m, n, m, k, k, n,
               !verify ? "not checked" : sample ? "checked on 64 sampled rows" : "every element checked");
-  std::printf("%-16s %12s %12s %10s %12s %12s  %s\n", "variant", "median ms", "min ms", "GFLOP/s", "max |error|",
+  std::printf("%-20s %12s %12s %10s %12s %12s  %s\n", "variant", "median ms", "min ms", "GFLOP/s", "max |error|",
               "error/tol", "check");
   bool all = true;
   for (const auto& variant : variants) {
@@ -85,7 +83,7 @@ bool run_type(const Space& space, std::size_t m, std::size_t n, std::size_t k, c
     const bool pass = r.wrong == 0;
     all = all && pass;
     const double gflops = t.median_s > 0 ? flops / t.median_s * 1e-9 : 0;
-    std::printf("%-16s %12.3f %12.3f %10.2f %12.3g %12.3g  %s", variant.c_str(), t.median_s * 1e3, t.min_s * 1e3,
+    std::printf("%-20s %12.3f %12.3f %10.2f %12.3g %12.3g  %s", variant.c_str(), t.median_s * 1e3, t.min_s * 1e3,
                 gflops, r.max_error, r.worst, !verify ? "-" : pass ? "PASS" : "FAIL");
     if (!pass) std::printf(" (%zu of %zu elements outside tolerance)", r.wrong, r.checked);
     std::printf("\n");
@@ -132,7 +130,8 @@ int run_matmul(const Space& space, std::size_t m, std::size_t n, std::size_t k, 
 }  // namespace
 
 int main(int argc, char** argv) {
-  const std::string help = std::string(usage) + "Enabled spaces: " + kapi_apps::space_names() + "\n";
+  const std::string help = std::string(usage) + "Variants:\n" + matmul::variant_table.help() +
+                           "Enabled spaces: " + kapi_apps::space_names() + "\n";
   return kapi_apps::run_program(argc, argv, help, [](kapi_apps::Args& args) {
     const bool has_size = args.has("size");
     const std::size_t size = args.count("size", 512);
@@ -168,11 +167,12 @@ int main(int argc, char** argv) {
     }
     memory.check();
 #if defined(KAPI_APPS_HAVE_KOKKOS_KERNELS)
-    if (variants.empty() || std::find(variants.begin(), variants.end(), "kokkos-kernels") != variants.end())
+    const std::string anchor = matmul::variant_table.name_of(kapi_apps::Kind::anchor);
+    if (variants.empty() || std::find(variants.begin(), variants.end(), anchor) != variants.end())
       for (const auto& d : {dm, dn, dk})
         if (d.value > matmul::kokkos_kernels_max_extent)
           throw kapi_apps::usage_error("--" + d.name + " " + std::to_string(d.value) +
-                                       ": the kokkos-kernels variant passes sizes to BLAS as int, at most " +
+                                       ": the " + anchor + " variant passes sizes to BLAS as int, at most " +
                                        std::to_string(matmul::kokkos_kernels_max_extent) +
                                        " (choose other variants with --variant)");
 #endif

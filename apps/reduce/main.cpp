@@ -16,16 +16,14 @@
 namespace {
 
 const char* const usage =
-    "kapi-reduce: the sum of an n-element array by several reduction algorithms written with kapi\n"
-    "and the Kokkos anchors, each checked against a host reference (exact for integers; for\n"
-    "floating point a compensated double sum, with the bound d*eps*sum|x| of the variant's\n"
-    "summation tree of depth d).\n"
+    "kapi-reduce: the sum of an n-element array by every variant listed below, each checked\n"
+    "against a host reference (exact for integers; for floating point a compensated double\n"
+    "sum, with the bound d*eps*sum|x| of the variant's summation tree of depth d).\n"
     "\n"
     "usage: kapi-reduce [options] [--kokkos-... options]\n"
     "  --n N            elements, a count or 2^p (default 2^24)\n"
     "  --type LIST      float, double, int32, int64, comma-separated (default float)\n"
-    "  --variant LIST   pairwise, recursive, single-pass, kokkos-parallel-reduce,\n"
-    "                   kokkos-blas-sum (default: all this build has)\n"
+    "  --variant LIST   variants (below), comma-separated (default: all this build has)\n"
     "  --data KIND      uniform (floats in [0,1), integers in [-3,3]; default) or ones\n"
     "  --repeat R       timed runs per variant after one warm-up (default 10); median reported\n"
     "  --space NAME     execution space (default: Kokkos' default; enabled ones listed below)\n"
@@ -150,7 +148,8 @@ int run_reduce(const Space& space, std::size_t n, const std::vector<std::string>
 }  // namespace
 
 int main(int argc, char** argv) {
-  const std::string help = std::string(usage) + "Enabled spaces: " + kapi_apps::space_names() + "\n";
+  const std::string help = std::string(usage) + "Variants:\n" + reduce::variant_table.help() +
+                           "Enabled spaces: " + kapi_apps::space_names() + "\n";
   return kapi_apps::run_program(argc, argv, help, [](kapi_apps::Args& args) {
     const std::size_t n = args.count("n", std::size_t(1) << 24);
     auto types = args.list("type");

@@ -6,50 +6,31 @@
 #include <cstdio>
 #include <exception>
 #include <string>
-#include <type_traits>
 #include <utility>
 
 #include <Kokkos_Core.hpp>
 #include <kapi/errors.hpp>
+#include <kapi/execution_space.hpp>
 
 #include "args.hpp"
 
 namespace kapi_apps {
 
-/// The execution spaces this build enables, device first, as types only: an instance of
-/// a device space may not be made before Kokkos is initialised.
-template <class... S>
-struct SpaceList {};
 template <class T>
 struct Tag {
   using type = T;
 };
 
-using EnabledSpaces = SpaceList<
-#if defined(KOKKOS_ENABLE_CUDA)
-    Kokkos::Cuda,
-#endif
-#if defined(KOKKOS_ENABLE_HIP)
-    Kokkos::Experimental::HIP,
-#endif
-#if defined(KOKKOS_ENABLE_OPENMP)
-    Kokkos::OpenMP,
-#endif
-#if defined(KOKKOS_ENABLE_THREADS)
-    Kokkos::Threads,
-#endif
-#if defined(KOKKOS_ENABLE_SERIAL)
-    Kokkos::Serial,
-#endif
-    void>;  // a terminator, so that every line above ends with a comma
-
-/// Calls f(Tag<Space>{}) for every enabled space, in order.
+/// Calls f(Tag<Space>{}) for every execution space the build enables
+/// (kapi::enabled_execution_spaces, device spaces first), as types only: an instance of
+/// a device space may not be made before Kokkos is initialised.
 template <class F, class... S>
-void for_each_space(SpaceList<S...>, const F& f) {
-  (([&] {
-     if constexpr (!std::is_void_v<S>) f(Tag<S>{});
-   }()),
-   ...);
+void for_each_space(kapi::execution_space_list<S...>, const F& f) {
+  (f(Tag<S>{}), ...);
+}
+template <class F>
+void for_each_space(const F& f) {
+  for_each_space(kapi::enabled_execution_spaces{}, f);
 }
 
 inline std::string lower(std::string s) {
@@ -60,7 +41,7 @@ inline std::string lower(std::string s) {
 /// Names of the enabled spaces, for --help.
 inline std::string space_names() {
   std::string names;
-  for_each_space(EnabledSpaces{}, [&](auto tag) {
+  for_each_space([&](auto tag) {
     names += (names.empty() ? "" : ", ") + lower(decltype(tag)::type::name());
   });
   return names;
@@ -69,7 +50,7 @@ inline std::string space_names() {
 /// Throws usage_error unless `name` is "" (Kokkos' default space) or an enabled space.
 inline void check_space(const std::string& name) {
   bool known = name.empty();
-  for_each_space(EnabledSpaces{}, [&](auto tag) { known = known || lower(decltype(tag)::type::name()) == lower(name); });
+  for_each_space([&](auto tag) { known = known || lower(decltype(tag)::type::name()) == lower(name); });
   if (!known) throw usage_error("--space: '" + name + "' is not enabled in this build (enabled: " + space_names() + ")");
 }
 
@@ -79,7 +60,7 @@ int with_space(const std::string& name, F&& f) {
   check_space(name);
   if (name.empty()) return f(Kokkos::DefaultExecutionSpace());
   int status = -1;
-  for_each_space(EnabledSpaces{}, [&](auto tag) {
+  for_each_space([&](auto tag) {
     using Space = typename decltype(tag)::type;
     if (status < 0 && lower(Space::name()) == lower(name)) status = f(Space());
   });

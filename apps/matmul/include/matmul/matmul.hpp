@@ -6,13 +6,10 @@
 //   matmul::Matrix<float, Space> c("C", m, n);                // A: m×k, B: k×n
 //   matmul::multiply<float>("tuned", space, a, b, c);         // returns when C is written
 //
-// Variants (matmul::variants() lists those this build has), each in its own header:
-//   seed-t2, seed-t8,   the seed's sliding-window kernel (flat nd-range, LocalAccessor
-//   seed-t16, seed-t32  tiles, group_barrier), Tile×Tile work-groups  (sliding_window.hpp)
-//   phased-t16          the same algorithm in the phased form           (sliding_window_phased.hpp)
-//   naive               a range kernel, one inner product per element   (naive.hpp)
-//   tuned               register-blocked nd-range kernel                (tuned.hpp)
-//   kokkos-kernels      anchor: KokkosBlas::gemm (OpenBLAS / cuBLAS)    (kokkos_kernels.hpp)
+// Variants: matmul::variant_table at the end of this file (name, summary, kind, code);
+// the program's --variant list and --help and the benchmark's cases are read from it.
+// The kernels: sliding_window.hpp (flat), sliding_window_phased.hpp, naive.hpp, tuned.hpp,
+// kokkos_kernels.hpp (the anchor).
 // Element types float and double; any m, n, k (including 0 and sizes that are not
 // multiples of the blocks). No variant allocates: the local tiles are the launch's
 // scratch, so nothing beyond A, B and C needs preallocating.
@@ -22,6 +19,8 @@
 #include <string>
 #include <vector>
 
+#include <kapi_apps/variant_table.hpp>
+
 #include "kokkos_kernels.hpp"
 #include "naive.hpp"
 #include "sliding_window.hpp"
@@ -30,7 +29,7 @@
 
 namespace matmul {
 
-/// C = A·B with the seed's algorithm in the phased form, Tile×Tile work-groups.
+/// C = A·B with the sliding-window algorithm in the phased form, Tile×Tile work-groups.
 template <std::size_t Tile, class ExecSpace, class A, class B, class C>
 void multiply_sliding_window_phased(const ExecSpace& space, const A& a, const B& b, const C& c) {
   using T = typename C::non_const_value_type;
@@ -44,22 +43,85 @@ using Matrix = Kokkos::View<T**, Kokkos::LayoutRight, typename ExecSpace::memory
 template <class T, class ExecSpace>
 using ConstMatrix = Kokkos::View<const T**, Kokkos::LayoutRight, typename ExecSpace::memory_space>;
 
-/// The variants this build provides, in the order the program runs them.
-inline std::vector<std::string> variants() {
-  std::vector<std::string> v = {"seed-t2", "seed-t8", "seed-t16", "seed-t32", "phased-t16", "naive", "tuned"};
+/// A variant's code: C = A·B on `space`, returning when C is written.
+template <std::size_t Tile>
+struct RunSlidingWindow {
+  template <class ExecSpace, class A, class B, class C>
+  void operator()(const ExecSpace& space, const A& a, const B& b, const C& c) const {
+    multiply_sliding_window<Tile>(space, a, b, c);
+  }
+};
+template <std::size_t Tile>
+struct RunSlidingWindowPhased {
+  template <class ExecSpace, class A, class B, class C>
+  void operator()(const ExecSpace& space, const A& a, const B& b, const C& c) const {
+    multiply_sliding_window_phased<Tile>(space, a, b, c);
+  }
+};
+struct RunNaive {
+  template <class ExecSpace, class A, class B, class C>
+  void operator()(const ExecSpace& space, const A& a, const B& b, const C& c) const {
+    multiply_naive(space, a, b, c);
+  }
+};
+struct RunTuned {
+  template <class ExecSpace, class A, class B, class C>
+  void operator()(const ExecSpace& space, const A& a, const B& b, const C& c) const {
+    multiply_tuned(space, a, b, c);
+  }
+};
+struct RunKokkosKernels {
+  template <class ExecSpace, class A, class B, class C>
+  void operator()([[maybe_unused]] const ExecSpace& space, [[maybe_unused]] const A& a, [[maybe_unused]] const B& b,
+                  [[maybe_unused]] const C& c) const {
 #if defined(KAPI_APPS_HAVE_KOKKOS_KERNELS)
-  v.push_back("kokkos-kernels");
+    multiply_kokkos_kernels(space, a, b, c);
+    space.fence();
+#else
+    throw std::invalid_argument("matmul: kokkos-kernels needs Kokkos Kernels, which this build lacks");
 #endif
-  return v;
-}
+  }
+};
 
-inline void check_variant(const std::string& variant) {
-  for (const auto& v : variants())
-    if (v == variant) return;
-  std::string known;
-  for (const auto& v : variants()) known += (known.empty() ? "" : ", ") + v;
-  throw std::invalid_argument("matmul: unknown variant '" + variant + "'; this build has " + known);
-}
+/// Whether this build has Kokkos Kernels (the kokkos-kernels variant).
+#if defined(KAPI_APPS_HAVE_KOKKOS_KERNELS)
+inline constexpr bool have_kokkos_kernels = true;
+#else
+inline constexpr bool have_kokkos_kernels = false;
+#endif
+
+/// Every variant, in the order the program runs them.
+inline constexpr kapi_apps::VariantTable variant_table{
+    "matmul",
+    kapi_apps::variant("sliding-window-t2",
+                       "the sliding-window kernel: flat nd-range, 2x2 work-groups, A and B tiles in local memory, "
+                       "two group_barriers per step",
+                       kapi_apps::Kind::kapi, RunSlidingWindow<2>{}),
+    kapi_apps::variant("sliding-window-t8", "the sliding-window kernel with 8x8 work-groups and tiles",
+                       kapi_apps::Kind::kapi, RunSlidingWindow<8>{}),
+    kapi_apps::variant("sliding-window-t16", "the sliding-window kernel with 16x16 work-groups and tiles",
+                       kapi_apps::Kind::kapi, RunSlidingWindow<16>{}),
+    kapi_apps::variant("sliding-window-t32", "the sliding-window kernel with 32x32 work-groups and tiles",
+                       kapi_apps::Kind::kapi, RunSlidingWindow<32>{}),
+    kapi_apps::variant("phased-t16",
+                       "the sliding-window algorithm in the phased form (kapi::WorkGroup), 16x16 work-groups: "
+                       "the twin of sliding-window-t16",
+                       kapi_apps::Kind::kapi, RunSlidingWindowPhased<16>{}),
+    kapi_apps::variant("naive", "a range kernel, one inner product along k per element of C, no local memory",
+                       kapi_apps::Kind::kapi, RunNaive{}),
+    kapi_apps::variant("tuned",
+                       "a register-blocked nd-range kernel: A and B tiles in local memory, a block of C in "
+                       "each work-item's registers",
+                       kapi_apps::Kind::kapi, RunTuned{}),
+    kapi_apps::variant("kokkos-kernels",
+                       "anchor: KokkosBlas::gemm (OpenBLAS sgemm/dgemm on host, cuBLAS on CUDA)",
+                       kapi_apps::Kind::anchor, RunKokkosKernels{}, have_kokkos_kernels),
+};
+
+/// The variants this build provides, in the order the program runs them.
+inline std::vector<std::string> variants() { return variant_table.names(); }
+
+inline void check_variant(const std::string& variant) { variant_table.check(variant); }
 
 /// C = A·B by `variant` on `space`; returns when C is written.
 template <class T, class ExecSpace>
@@ -70,21 +132,7 @@ void multiply(const std::string& variant, const ExecSpace& space, const ConstMat
                                 std::to_string(a.extent(1)) + ", B " + std::to_string(b.extent(0)) + "x" +
                                 std::to_string(b.extent(1)) + ", C " + std::to_string(c.extent(0)) + "x" +
                                 std::to_string(c.extent(1)));
-  if (variant == "seed-t2") return multiply_sliding_window<2>(space, a, b, c);
-  if (variant == "seed-t8") return multiply_sliding_window<8>(space, a, b, c);
-  if (variant == "seed-t16") return multiply_sliding_window<16>(space, a, b, c);
-  if (variant == "seed-t32") return multiply_sliding_window<32>(space, a, b, c);
-  if (variant == "phased-t16") return multiply_sliding_window_phased<16>(space, a, b, c);
-  if (variant == "naive") return multiply_naive(space, a, b, c);
-  if (variant == "tuned") return multiply_tuned(space, a, b, c);
-#if defined(KAPI_APPS_HAVE_KOKKOS_KERNELS)
-  if (variant == "kokkos-kernels") {
-    multiply_kokkos_kernels(space, a, b, c);
-    space.fence();
-    return;
-  }
-#endif
-  check_variant(variant);
+  if (!variant_table.visit(variant, [&](const auto& v) { v.run(space, a, b, c); })) check_variant(variant);
 }
 
 }  // namespace matmul

@@ -1,14 +1,16 @@
 #pragma once
-// The seed's sliding-window matrix product C = A·B as a flat nd-range kernel: each
+// The sliding-window matrix product C = A·B (the project's seed program) as a flat
+// nd-range kernel, the variants sliding-window-t2/t8/t16/t32: each
 // work-group slides a tile-wide window along A's rows and down B's columns, staging both
 // tiles in local memory between two barriers. The work-group is square; its side is the
 // tile. The global range is M×N padded up to multiples of the tile; loads beyond the
 // matrices read zeros and stores beyond them are skipped.
-//   SlidingWindow           the tile side is the local range (as the seed wrote it)
+//   SlidingWindow           the tile side is the local range (as the seed program wrote it)
 //   SlidingWindowTile<Tile> the tile side is a compile-time constant: the inner product
 //                           loop has a fixed trip count and unrolls
 #include <cstddef>
 
+#include <kapi/integer_math.hpp>
 #include <kapi/kapi.hpp>
 #include <kapi/unroll.hpp>
 
@@ -61,11 +63,10 @@ struct SlidingWindowTile {
 
 /// The nd-range that covers an m×n result with tile×tile work-groups.
 inline kapi::NdRange<2> sliding_window_range(std::size_t m, std::size_t n, std::size_t tile) {
-  auto up = [tile](std::size_t x) { return (x + tile - 1) / tile * tile; };
-  return kapi::NdRange<2>(kapi::Range<2>(up(m), up(n)), kapi::Range<2>(tile, tile));
+  return kapi::NdRange<2>(kapi::Range<2>(kapi::round_up(m, tile), kapi::round_up(n, tile)), kapi::Range<2>(tile, tile));
 }
 
-/// C = A·B with the seed kernel and Tile×Tile work-groups.
+/// C = A·B with the sliding-window kernel and Tile×Tile work-groups.
 template <std::size_t Tile, class ExecSpace, class A, class B, class C>
 void multiply_sliding_window(const ExecSpace& space, const A& a, const B& b, const C& c) {
   using T = typename C::non_const_value_type;

@@ -1,10 +1,11 @@
 #pragma once
-// The seed's sliding-window matrix product C = A·B as a phased kernel: the computation
-// of SlidingWindow (sliding_window.hpp) written per work-group. Each step of the window
-// is two phases — stage the A and B tiles in local memory, then every work-item adds
-// its row-times-column of the tiles to its running sum — with the group barrier
-// implied after each. Each C element sums its products in the same order as the flat
-// kernel, so both give identical results. Same arguments and nd-range as SlidingWindow.
+// The sliding-window matrix product C = A·B as a phased kernel (the variant phased-t16):
+// the computation of SlidingWindow (sliding_window.hpp) written per work-group. Each step
+// of the window is two phases — stage the A and B tiles in local memory, then every
+// work-item adds its row-times-column of the tiles to its running sum — with the group
+// barrier implied after each. Each C element sums its products in the same order as the
+// flat kernel, so both give identical results. Same arguments and nd-range as
+// SlidingWindow.
 #include <kapi/kapi.hpp>
 
 namespace matmul {

@@ -6,14 +6,11 @@
 //   reduce::Workspace<float, Space> ws(space, n);        // allocate once per size
 //   float s = reduce::sum<float>("recursive", space, x, ws);   // x: View<const float*, mem>
 //
-// Variants (reduce::variants() lists those this build has):
-//   pairwise               the seed's multi-pass pairwise kernel, ceil(log2 n) range launches
-//   recursive              the seed's recursive work-group reduction in local memory
-//   single-pass            one nd-range launch: reduce_over_group, then the last group to
-//                          finish (an atomic counter) adds the groups' partial sums
-//                          (both: kapi::reduce of kapi/device_reduce.hpp with kapi::plus)
-//   kokkos-parallel-reduce anchor: Kokkos::parallel_reduce over a RangePolicy
-//   kokkos-blas-sum        anchor: KokkosBlas::sum (needs Kokkos Kernels)
+// Variants: reduce::variant_table at the end of this file (name, summary, kind, code);
+// the program's --variant list and --help and the benchmark's cases are read from it.
+// The code: pairwise.hpp, recursive.hpp and single_pass.hpp (the latter two thin
+// wrappers over kapi::reduce with kapi::plus), kokkos_parallel_reduce.hpp and
+// kokkos_blas_sum.hpp (the Kokkos anchors).
 // Element types: int32, int64 (exact), float, double.
 //
 // Accuracy: a floating-point result obeys |computed - exact| <= d * eps * sum|x_i|, where
@@ -28,6 +25,8 @@
 #include <type_traits>
 #include <vector>
 
+#include <kapi_apps/variant_table.hpp>
+
 #include "kokkos_blas_sum.hpp"
 #include "kokkos_parallel_reduce.hpp"
 #include "pairwise.hpp"
@@ -37,46 +36,121 @@
 
 namespace reduce {
 
-/// The variants this build provides, in the order the program runs them.
-inline std::vector<std::string> variants() {
-  std::vector<std::string> v = {"pairwise", "recursive", "single-pass", "kokkos-parallel-reduce"};
+/// A variant's code: sum<T>(space, x, ws) returns the sum of x when it is done;
+/// depth<T>(space, n) is the depth of its summation tree for n elements.
+struct RunPairwise {
+  template <class T, class ExecSpace>
+  T sum(const ExecSpace& space, const Kokkos::View<const T*, typename ExecSpace::memory_space>& x,
+        Workspace<T, ExecSpace>& ws) const {
+    return sum_pairwise(space, x, ws);
+  }
+  template <class T, class ExecSpace>
+  std::size_t depth(const ExecSpace&, std::size_t n) const {
+    return pairwise_depth(n);
+  }
+};
+struct RunRecursive {
+  template <class T, class ExecSpace>
+  T sum(const ExecSpace& space, const Kokkos::View<const T*, typename ExecSpace::memory_space>& x,
+        Workspace<T, ExecSpace>& ws) const {
+    return sum_recursive(space, x, ws);
+  }
+  template <class T, class ExecSpace>
+  std::size_t depth(const ExecSpace& space, std::size_t n) const {
+    return recursive_depth<T>(space, n);
+  }
+};
+struct RunSinglePass {
+  template <class T, class ExecSpace>
+  T sum(const ExecSpace& space, const Kokkos::View<const T*, typename ExecSpace::memory_space>& x,
+        Workspace<T, ExecSpace>& ws) const {
+    return sum_single_pass(space, x, ws);
+  }
+  template <class T, class ExecSpace>
+  std::size_t depth(const ExecSpace& space, std::size_t n) const {
+    return single_pass_depth<T>(space, n);
+  }
+};
+struct RunKokkosParallelReduce {
+  template <class T, class ExecSpace>
+  T sum(const ExecSpace& space, const Kokkos::View<const T*, typename ExecSpace::memory_space>& x,
+        Workspace<T, ExecSpace>&) const {
+    return sum_kokkos_parallel_reduce(space, x);
+  }
+  template <class T, class ExecSpace>
+  std::size_t depth(const ExecSpace& space, std::size_t n) const {
+    return kokkos_reduce_depth(space, n);
+  }
+};
+struct RunKokkosBlasSum {
+  template <class T, class ExecSpace>
+  T sum([[maybe_unused]] const ExecSpace& space,
+        [[maybe_unused]] const Kokkos::View<const T*, typename ExecSpace::memory_space>& x,
+        Workspace<T, ExecSpace>&) const {
 #if defined(KAPI_APPS_HAVE_KOKKOS_KERNELS)
-  v.push_back("kokkos-blas-sum");
+    return sum_kokkos_blas(space, x);
+#else
+    throw std::invalid_argument("reduce: kokkos-blas-sum needs Kokkos Kernels, which this build lacks");
 #endif
-  return v;
-}
+  }
+  template <class T, class ExecSpace>
+  std::size_t depth(const ExecSpace& space, std::size_t n) const {
+    return kokkos_reduce_depth(space, n);
+  }
+};
 
-inline void check_variant(const std::string& variant) {
-  for (const auto& v : variants())
-    if (v == variant) return;
-  std::string known;
-  for (const auto& v : variants()) known += (known.empty() ? "" : ", ") + v;
-  throw std::invalid_argument("reduce: unknown variant '" + variant + "'; this build has " + known);
-}
+/// Whether this build has Kokkos Kernels (the kokkos-blas-sum variant).
+#if defined(KAPI_APPS_HAVE_KOKKOS_KERNELS)
+inline constexpr bool have_kokkos_kernels = true;
+#else
+inline constexpr bool have_kokkos_kernels = false;
+#endif
+
+/// Every variant, in the order the program runs them.
+inline constexpr kapi_apps::VariantTable variant_table{
+    "reduce",
+    kapi_apps::variant("pairwise",
+                       "the seed program's multi-pass pairwise kernel: ceil(log2 n) range launches, each adding "
+                       "the upper half into the lower",
+                       kapi_apps::Kind::kapi, RunPairwise{}),
+    kapi_apps::variant("recursive",
+                       "the seed program's recursive work-group reduction in local memory, pass after pass "
+                       "(kapi::reduce)",
+                       kapi_apps::Kind::kapi, RunRecursive{}),
+    kapi_apps::variant("single-pass",
+                       "one nd-range launch: reduce_over_group, then the last group to finish adds the partial "
+                       "sums (kapi::reduce)",
+                       kapi_apps::Kind::kapi, RunSinglePass{}),
+    kapi_apps::variant("kokkos-parallel-reduce",
+                       "anchor: Kokkos::parallel_reduce over a RangePolicy, accumulating in T (the benchmark's "
+                       "raw-Kokkos twin)",
+                       kapi_apps::Kind::raw_kokkos, RunKokkosParallelReduce{}),
+    kapi_apps::variant("kokkos-blas-sum", "anchor: KokkosBlas::sum from Kokkos Kernels", kapi_apps::Kind::library,
+                       RunKokkosBlasSum{}, have_kokkos_kernels),
+};
+
+/// The variants this build provides, in the order the program runs them.
+inline std::vector<std::string> variants() { return variant_table.names(); }
+
+inline void check_variant(const std::string& variant) { variant_table.check(variant); }
 
 /// The sum of x by `variant`, computed on `space` in the workspace `ws`. Returns when done.
 template <class T, class ExecSpace>
 T sum(const std::string& variant, const ExecSpace& space,
       const Kokkos::View<const T*, typename ExecSpace::memory_space>& x, Workspace<T, ExecSpace>& ws) {
-  if (variant == "pairwise") return sum_pairwise(space, x, ws);
-  if (variant == "recursive") return sum_recursive(space, x, ws);
-  if (variant == "single-pass") return sum_single_pass(space, x, ws);
-  if (variant == "kokkos-parallel-reduce") return sum_kokkos_parallel_reduce(space, x);
-#if defined(KAPI_APPS_HAVE_KOKKOS_KERNELS)
-  if (variant == "kokkos-blas-sum") return sum_kokkos_blas(space, x);
-#endif
-  check_variant(variant);
-  return T(0);
+  T result = T(0);
+  if (!variant_table.visit(variant, [&](const auto& v) { result = v.run.template sum<T>(space, x, ws); }))
+    check_variant(variant);
+  return result;
 }
 
 /// The depth d of `variant`'s summation tree for n elements on `space`.
 template <class T, class ExecSpace>
 std::size_t error_depth(const std::string& variant, const ExecSpace& space, std::size_t n) {
-  check_variant(variant);
-  if (variant == "pairwise") return pairwise_depth(n);
-  if (variant == "recursive") return recursive_depth<T>(space, n);
-  if (variant == "single-pass") return single_pass_depth<T>(space, n);
-  return kokkos_reduce_depth(space, n);
+  std::size_t depth = 0;
+  if (!variant_table.visit(variant, [&](const auto& v) { depth = v.run.template depth<T>(space, n); }))
+    check_variant(variant);
+  return depth;
 }
 
 /// The largest |computed - exact| the variant may give for an array with sum|x_i| =
