@@ -1,5 +1,5 @@
 // bench_barrier: what a work-group barrier costs per work-item, the host engine's figure
-// (detail/host_group.hpp: one context switch per work-item per barrier) and a device's.
+// (the host engine runs one context switch per work-item per barrier) and a device's.
 //   anchor  loop          the same kernel without barriers: every round a plain loop step
 //   kapi    barrier       the kernel with a group_barrier after every round
 // Groups of 64, 256 and 1024 work-items (size "items"), 4 groups per host thread or 4 per
@@ -36,19 +36,17 @@ struct Rounds {
   }
 };
 
-std::size_t group_count() {
-  return kapi::detail::runs_on_host<Space> ? 4 * static_cast<std::size_t>(space().concurrency()) : 256;
+std::size_t group_count(const Space& space) {
+  return kapi::is_host_execution_space_v<Space> ? 4 * static_cast<std::size_t>(space.concurrency()) : 256;
 }
 
 struct Data {
   Out out;
 };
-std::shared_ptr<Data> data(std::size_t items) {
-  return data_cache<Data>().get(items, [](std::size_t n) { return Data{Out(std::string("out"), n * group_count())}; });
-}
+using Cache = std::shared_ptr<DataCache<Data>>;
 
-std::string verify(std::size_t items) {
-  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), data(items)->out);
+std::string verify(const Data& d) {
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d.out);
   for (std::size_t i = 0; i < h.extent(0); ++i) {
     std::uint32_t x = static_cast<std::uint32_t>(i);
     for (int r = 0; r < rounds; ++r) x = step(x);
@@ -58,7 +56,7 @@ std::string verify(std::size_t items) {
 }
 
 template <bool Barriers>
-Case make_case(std::size_t items, const std::string& variant, Role role) {
+Case make_case(const Space& space, const Cache& data, std::size_t items, const std::string& variant, Role role) {
   Case c;
   c.app = "barrier";
   c.type = "u32";
@@ -66,24 +64,27 @@ Case make_case(std::size_t items, const std::string& variant, Role role) {
   c.role = role;
   c.size_name = "items";
   c.size = items;
-  c.work = double(items) * double(group_count()) * rounds;  // work-item rounds
+  c.work = double(items) * double(group_count(space)) * rounds;  // work-item rounds
   c.unit = "ns/item";
   c.time_unit = benchmark::kMicrosecond;
-  c.poison = [items] { Kokkos::deep_copy(data(items)->out, 0u); };
-  c.verify = [items] { return verify(items); };
-  c.bind = [items] {
-    auto d = data(items);
-    const kapi::NdRange<1> range(kapi::Range<1>(items * group_count()), kapi::Range<1>(items));
-    return std::function<void()>([d, range] { kapi::call_kernel(space(), Rounds<Barriers>{}, range, d->out); });
+  c.poison = [data, items] { Kokkos::deep_copy(data->get(items)->out, 0u); };
+  c.verify = [data, items] { return verify(*data->get(items)); };
+  c.bind = [space, data, items] {
+    auto d = data->get(items);
+    const kapi::NdRange<1> range(kapi::Range<1>(items * group_count(space)), kapi::Range<1>(items));
+    return std::function<void()>([space, d, range] { kapi::call_kernel(space, Rounds<Barriers>{}, range, d->out); });
   };
   return c;
 }
 
-void register_all() {
+void register_all(Harness& h) {
   benchmark::AddCustomContext("anchor", "loop: the same nd-range kernel without its barriers");
-  for (std::size_t items : sweep({64, 256, 1024})) {
-    add(make_case<false>(items, "loop", Role::anchor));
-    add(make_case<true>(items, "barrier", Role::kapi));
+  const Space space = h.space();
+  const Cache data =
+      h.make_cache<Data>([space](std::size_t n) { return Data{Out(std::string("out"), n * group_count(space))}; });
+  for (std::size_t items : h.sweep({64, 256, 1024})) {
+    h.add(make_case<false>(space, data, items, "loop", Role::anchor));
+    h.add(make_case<true>(space, data, items, "barrier", Role::kapi));
   }
 }
 

@@ -40,16 +40,14 @@ struct NdRangeStore {
 struct Data {
   Flag flag;
 };
-std::shared_ptr<Data> data() {
-  return data_cache<Data>().get(1, [](std::size_t) { return Data{Flag(std::string("flag"), 1)}; });
-}
+using Cache = std::shared_ptr<DataCache<Data>>;
 
-std::string verify() {
-  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), data()->flag);
+std::string verify(const Data& d) {
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d.flag);
   return h(0) == 1 ? std::string() : "the kernel did not store its 1";
 }
 
-Case base(const std::string& variant, Role role) {
+Case base(const Cache& data, const std::string& variant, Role role) {
   Case c;
   c.app = "launch";
   c.type = "i32";
@@ -61,38 +59,41 @@ Case base(const std::string& variant, Role role) {
   c.unit = "us";
   c.time_unit = benchmark::kMicrosecond;
   c.wall_clock = true;
-  c.poison = [] { Kokkos::deep_copy(data()->flag, 0); };
-  c.verify = verify;
+  c.poison = [data] { Kokkos::deep_copy(data->get(1)->flag, 0); };
+  c.verify = [data] { return verify(*data->get(1)); };
   return c;
 }
 
 template <class Kernel, class R>
-Case kapi_case(const std::string& name, const R& range) {
-  Case c = base(name, Role::kapi);
-  c.bind = [range] {
-    auto d = data();
-    return std::function<void()>([d, range] { kapi::call_kernel(space(), Kernel{}, range, d->flag); });
+Case kapi_case(const Space& space, const Cache& data, const std::string& name, const R& range) {
+  Case c = base(data, name, Role::kapi);
+  c.bind = [space, data, range] {
+    auto d = data->get(1);
+    return std::function<void()>([space, d, range] { kapi::call_kernel(space, Kernel{}, range, d->flag); });
   };
   return c;
 }
 
-void register_all() {
+void register_all(Harness& h) {
   benchmark::AddCustomContext("raw_kokkos", "Kokkos::parallel_for(RangePolicy(space, 0, 1), functor) + fence");
   benchmark::AddCustomContext("launch_timing", "host wall clock (steady_clock) from the call to the fence's return, "
                                                "on every space (CUDA included)");
-  Case raw = base("raw-parallel-for", Role::raw_kokkos);
-  raw.bind = [] {
-    auto d = data();
-    return std::function<void()>([d] {
-      Kokkos::parallel_for("bench_launch::raw", Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(space(), 0, 1),
+  const Space space = h.space();
+  const Cache data = h.make_cache<Data>([](std::size_t) { return Data{Flag(std::string("flag"), 1)}; });
+  Case raw = base(data, "raw-parallel-for", Role::raw_kokkos);
+  raw.bind = [space, data] {
+    auto d = data->get(1);
+    return std::function<void()>([space, d] {
+      Kokkos::parallel_for("bench_launch::raw", Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(space, 0, 1),
                            RawStore{d->flag});
-      space().fence();
+      space.fence();
     });
   };
-  add(raw);
-  add(kapi_case<RangeStore>("range-1", kapi::Range<1>(1)));
-  add(kapi_case<NdRangeStore>("nd-range-1x1", kapi::NdRange<1>(kapi::Range<1>(1), kapi::Range<1>(1))));
-  add(kapi_case<NdRangeStore>("nd-range-1x256", kapi::NdRange<1>(kapi::Range<1>(256), kapi::Range<1>(256))));
+  h.add(raw);
+  h.add(kapi_case<RangeStore>(space, data, "range-1", kapi::Range<1>(1)));
+  h.add(kapi_case<NdRangeStore>(space, data, "nd-range-1x1", kapi::NdRange<1>(kapi::Range<1>(1), kapi::Range<1>(1))));
+  h.add(kapi_case<NdRangeStore>(space, data, "nd-range-1x256",
+                                kapi::NdRange<1>(kapi::Range<1>(256), kapi::Range<1>(256))));
 }
 
 }  // namespace

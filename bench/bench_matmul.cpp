@@ -5,10 +5,10 @@
 //                                   for the app's variant of that name
 //               cublas              on CUDA when Kokkos Kernels has no cuBLAS TPL: cublasSgemm
 //                                   called directly (row-major as C^T = B^T·A^T)
-//   raw-kokkos  raw-teampolicy-t16  the seed's sliding-window algorithm written directly on
+//   raw-kokkos  raw-teampolicy-t16  the sliding-window algorithm written directly on
 //                                   Kokkos TeamPolicy + team scratch (raw/matmul_sliding_window.hpp):
-//                                   the twin of seed-t16 on devices, of phased-t16 on host
-//   kapi        the other variants of matmul::variants()
+//                                   the twin of sliding-window-t16 on devices, of phased-t16 on host
+//   kapi        the framework variants of matmul::variant_table
 // Work: 2·n³ FLOP per run. Check: exact (the data are small multiples of powers of two,
 // so every summation order gives the same floats): a checksum of all of C and 256 entries.
 #include <vector>
@@ -20,9 +20,13 @@
 #include <cublas_v2.h>
 #endif
 
-#include "bench_matmul_variants.hpp"
+#include <kapi/execution_space.hpp>
+#include <matmul/matmul.hpp>
+
+#include "common/app_variants.hpp"
 #include "common/checks.hpp"
 #include "common/harness.hpp"
+#include "common/timing.hpp"
 #include "raw/matmul_sliding_window.hpp"
 
 #if defined(__GNUC__) && !defined(KOKKOS_ENABLE_CUDA)
@@ -40,7 +44,8 @@ namespace {
 
 using namespace kapi_bench;
 using T = float;
-using Matrix = Kokkos::View<T**, Kokkos::LayoutRight, MemSpace>;
+using Matrix = matmul::Matrix<T, Space>;
+using ConstMatrix = matmul::ConstMatrix<T, Space>;
 
 // The data: entries are multiples of 1/4 and 1/2 below 1, so every product and every
 // partial sum up to n = 8192 is exact in fp32.
@@ -60,7 +65,7 @@ struct Data {
   Matrix a, b, c;
 };
 
-Data make_data(std::size_t n) {
+Data make_data(const Space& space, std::size_t n) {
   Data d;
   d.n = n;
   d.a = Matrix(Kokkos::view_alloc(std::string("A"), Kokkos::WithoutInitializing), n, n);
@@ -68,22 +73,22 @@ Data make_data(std::size_t n) {
   d.c = Matrix(std::string("C"), n, n);
   const auto e = static_cast<std::int64_t>(n);
   using Policy = Kokkos::MDRangePolicy<Space, Kokkos::Rank<2>, Kokkos::IndexType<std::int64_t>>;
-  Kokkos::parallel_for("bench_matmul::fill", Policy(space(), {0, 0}, {e, e}), FillAB{d.a, d.b});
-  space().fence();
+  Kokkos::parallel_for("bench_matmul::fill", Policy(space, {0, 0}, {e, e}), FillAB{d.a, d.b});
+  space.fence();
   return d;
 }
 
-std::shared_ptr<Data> data(std::size_t n) { return data_cache<Data>().get(n, make_data); }
+using Cache = std::shared_ptr<DataCache<Data>>;
 
 /// C is poisoned with NaN before the checked run: entries a variant leaves unwritten show.
-void poison(std::size_t n) {
-  Kokkos::deep_copy(data(n)->c, std::numeric_limits<T>::quiet_NaN());
-  space().fence();
+void poison(const Space& space, const Data& d) {
+  Kokkos::deep_copy(d.c, std::numeric_limits<T>::quiet_NaN());
+  space.fence();
 }
 
-std::string verify(std::size_t n) {
-  auto d = data(n);
-  auto c = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d->c);
+std::string verify(const Data& d) {
+  const std::size_t n = d.n;
+  auto c = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d.c);
   const auto e = static_cast<std::int64_t>(n);
   // Sum of all entries = sum_k (column sum of A)(k) · (row sum of B)(k), exact in double.
   double expected = 0, got = 0;
@@ -107,7 +112,7 @@ std::string verify(std::size_t n) {
   return {};
 }
 
-Case base(std::size_t n, const std::string& variant, Role role) {
+Case base(const Harness& h, const Cache& data, std::size_t n, const std::string& variant, Role role) {
   Case c;
   c.app = "matmul";
   c.type = "f32";
@@ -118,8 +123,9 @@ Case base(std::size_t n, const std::string& variant, Role role) {
   c.work = 2.0 * double(n) * double(n) * double(n);
   c.unit = "GFLOP/s";
   c.time_unit = benchmark::kMillisecond;
-  c.poison = [n] { poison(n); };
-  c.verify = [n] { return verify(n); };
+  const Space space = h.space();
+  c.poison = [space, data, n] { poison(space, *data->get(n)); };
+  c.verify = [data, n] { return verify(*data->get(n)); };
   return c;
 }
 
@@ -142,7 +148,7 @@ constexpr Gemm gemm_anchor() {
   }
 #endif
 #if defined(KAPI_APPS_HAVE_KOKKOS_KERNELS) && defined(KOKKOSKERNELS_ENABLE_TPL_BLAS)
-  return is_host_space<Space> ? Gemm::kokkos_kernels_vendor : Gemm::kokkos_kernels_native;
+  return kapi::is_host_execution_space_v<Space> ? Gemm::kokkos_kernels_vendor : Gemm::kokkos_kernels_native;
 #elif defined(KAPI_APPS_HAVE_KOKKOS_KERNELS)
   return Gemm::kokkos_kernels_native;
 #else
@@ -166,31 +172,47 @@ std::string gemm_description() {
 }
 
 #if defined(KOKKOS_ENABLE_CUDA) && defined(KAPI_BENCH_HAVE_CUBLAS)
-cublasHandle_t cublas_handle() {
-  static cublasHandle_t handle = [] {
-    cublasHandle_t h = nullptr;
-    if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS) throw std::runtime_error("cublasCreate failed");
-    at_finalize().push_back([h] { cublasDestroy(h); });
-    return h;
-  }();
-  return handle;
-}
+/// The cuBLAS handle of the run: made on first use, destroyed before Kokkos::finalize.
+class Cublas {
+ public:
+  explicit Cublas(Harness& h) : h_(h) {}
+  cublasHandle_t handle() {
+    if (!handle_) {
+      if (cublasCreate(&handle_) != CUBLAS_STATUS_SUCCESS) throw std::runtime_error("cublasCreate failed");
+      cublasHandle_t h = handle_;
+      h_.at_finalize([h] { cublasDestroy(h); });
+    }
+    return handle_;
+  }
+
+ private:
+  Harness& h_;
+  cublasHandle_t handle_ = nullptr;
+};
 
 /// Row-major C = A·B through column-major cuBLAS: C^T = B^T·A^T.
-void cublas_sgemm(const Matrix& a, const Matrix& b, const Matrix& c) {
+void cublas_sgemm(cublasHandle_t h, const Space& space, const Matrix& a, const Matrix& b, const Matrix& c) {
   const int m = int(c.extent(0)), n = int(c.extent(1)), k = int(a.extent(1));
   const float one = 1, zero = 0;
-  cublasHandle_t h = cublas_handle();
-  cublasSetStream(h, space().cuda_stream());
+  cublasSetStream(h, space.cuda_stream());
   if (cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, b.data(), n, a.data(), k, &zero, c.data(), n) !=
       CUBLAS_STATUS_SUCCESS)
     throw std::runtime_error("cublasSgemm failed");
 }
+#else
+class Cublas {
+ public:
+  explicit Cublas(Harness&) {}
+};
 #endif
 
-std::function<void()> gemm_op(const std::shared_ptr<Data>& d) {
+std::function<void()> gemm_op([[maybe_unused]] const std::shared_ptr<Cublas>& cublas,
+                              [[maybe_unused]] const Space& space, const std::shared_ptr<Data>& d) {
 #if defined(KOKKOS_ENABLE_CUDA) && defined(KAPI_BENCH_HAVE_CUBLAS)
-  if (gemm_anchor() == Gemm::cublas) return [d] { cublas_sgemm(d->a, d->b, d->c); };
+  if (gemm_anchor() == Gemm::cublas) {
+    cublasHandle_t h = cublas->handle();
+    return [h, space, d] { cublas_sgemm(h, space, d->a, d->b, d->c); };
+  }
 #endif
 #if defined(KAPI_APPS_HAVE_KOKKOS_KERNELS)
   return [d] { KokkosBlas::gemm("N", "N", T(1), d->a, d->b, T(0), d->c); };
@@ -202,10 +224,10 @@ std::function<void()> gemm_op(const std::shared_ptr<Data>& d) {
 
 // ----------------------------------------------------------------------------- sweep
 
-std::vector<std::size_t> default_sizes() {
+std::vector<std::size_t> default_sizes(const Harness& h) {
   const std::vector<std::size_t> all = {128, 256, 512, 1024, 2048, 4096, 8192};
-  const bool full = options().full();
-  switch (backend()) {
+  const bool full = h.options().full();
+  switch (h.backend()) {
     case Backend::serial: return between(all, 128, full ? 2048 : 512);
     case Backend::host_parallel: return between(all, 128, full ? 4096 : 2048);
     default: return between(all, full ? 128 : 512, 8192);
@@ -216,7 +238,7 @@ std::vector<std::size_t> default_sizes() {
 /// OpenBLAS starts its worker threads on its first parallel call, and a new thread inherits
 /// the CPU affinity of its creator. By then OpenMP (OMP_PROC_BIND) has bound the main
 /// thread to one core, so every OpenBLAS worker would share that core: the anchor ran at
-/// the speed of one core on two threads (154 against 300 GFLOP/s at n = 1024 here).
+/// the speed of one core on two threads.
 /// Start the pool from an unbound main thread instead, then rebind the main thread.
 void start_blas_threads_unbound(int threads) {
   if (!openblas_set_num_threads) return;
@@ -238,7 +260,7 @@ void start_blas_threads_unbound(int threads) {
 }
 #endif
 
-void register_all() {
+void register_all(Harness& h) {
 #if defined(KAPI_BENCH_OPENBLAS_CONTROL)
   if (gemm_anchor() == Gemm::kokkos_kernels_vendor) start_blas_threads_unbound(host_threads());
   if (openblas_get_num_threads)
@@ -249,27 +271,32 @@ void register_all() {
 #endif
   benchmark::AddCustomContext("anchor", gemm_description());
   benchmark::AddCustomContext("raw_kokkos", "raw-teampolicy-t16: " + matmul_bench::raw_description());
-  for (std::size_t n : sweep(default_sizes())) {
-    Case anchor = base(n, gemm_anchor() == Gemm::cublas ? "cublas" : matmul_bench::anchor_name(), Role::anchor);
-    anchor.bind = [n] { return gemm_op(data(n)); };
-    add(anchor);
+  const Space space = h.space();
+  const Cache data = h.make_cache<Data>([space](std::size_t n) { return make_data(space, n); });
+  const auto cublas = std::make_shared<Cublas>(h);
+  // The app's anchor variant (KokkosBlas::gemm) is timed by the anchor case, under its name.
+  const std::string anchor_name = matmul::variant_table.name_of(kapi_apps::Kind::anchor);
+  for (std::size_t n : h.sweep(default_sizes(h))) {
+    Case anchor = base(h, data, n, gemm_anchor() == Gemm::cublas ? "cublas" : anchor_name, Role::anchor);
+    anchor.bind = [cublas, space, data, n] { return gemm_op(cublas, space, data->get(n)); };
+    h.add(anchor);
 
-    Case raw = base(n, "raw-teampolicy-t16", Role::raw_kokkos);
-    raw.bind = [n] {
-      auto d = data(n);
-      return std::function<void()>([d] { matmul_bench::raw_sliding_window<T>(space(), d->a, d->b, d->c, 16); });
+    Case raw = base(h, data, n, "raw-teampolicy-t16", Role::raw_kokkos);
+    raw.bind = [space, data, n] {
+      auto d = data->get(n);
+      return std::function<void()>([space, d] { matmul_bench::raw_sliding_window<T>(space, d->a, d->b, d->c, 16); });
     };
-    add(raw);
+    h.add(raw);
 
-    for (const auto& v : matmul_bench::variants()) {
-      Case c = base(n, v.name, Role::kapi);
-      const auto run = v.run;
-      c.bind = [n, run] {
-        auto d = data(n);
-        return std::function<void()>([d, run] { run(space(), d->a, d->b, d->c); });
+    for_each_measured_variant(matmul::variant_table, [&](const auto& v, Role role) {
+      Case c = base(h, data, n, std::string(v.name), role);
+      c.bind = [space, data, n, run = v.run] {
+        auto d = data->get(n);
+        const ConstMatrix a = d->a, b = d->b;
+        return std::function<void()>([space, d, a, b, run] { run(space, a, b, d->c); });
       };
-      add(c);
-    }
+      h.add(c);
+    });
   }
 }
 

@@ -7,9 +7,9 @@
 //                                   storage allocated once, the sum copied back to the host
 //   raw-kokkos  kokkos-parallel-reduce  Kokkos::parallel_reduce(RangePolicy, functor, host
 //                                   scalar): written here, it stands for the app's variant of
-//                                   that name, which is not run a second time
-//   library     kokkos-blas-sum     KokkosBlas::sum (the app's variant), for reference
-//   kapi        the other variants of reduce::variants()
+//                                   that name (kind raw_kokkos), which is not run a second time
+//   library     kokkos-blas-sum     KokkosBlas::sum (the app's variant of kind library), for reference
+//   kapi        the framework variants of reduce::variant_table
 // Every operation returns the sum on the host, as reduce::sum does. On CUDA the anchor
 // and the kapi group variants (kapi::reduce) do the same work around their kernels: a
 // 4-byte cudaMemcpyAsync into pinned host memory on the space's stream, then one stream
@@ -18,9 +18,13 @@
 #include <limits>
 #include <vector>
 
-#include "bench_reduce_variants.hpp"
+#include <reduce/reduce.hpp>
+
+#include "common/app_variants.hpp"
 #include "common/checks.hpp"
 #include "common/harness.hpp"
+#include "common/host_loops.hpp"
+#include "common/timing.hpp"
 
 #if defined(KOKKOS_ENABLE_CUDA)
 #include <cub/device/device_reduce.cuh>
@@ -29,8 +33,10 @@
 namespace {
 
 using namespace kapi_bench;
-using T = reduce_bench::T;
+using T = float;
 using Vector = Kokkos::View<T*, MemSpace>;
+using ConstVector = Kokkos::View<const T*, MemSpace>;
+using Workspace = reduce::Workspace<T, Space>;
 
 KOKKOS_INLINE_FUNCTION T x_value(std::int64_t i) {
   const int r = static_cast<int>(i % 3);
@@ -51,7 +57,7 @@ struct Fill {
 struct Data {
   std::size_t n = 0;
   Vector x;
-  reduce_bench::Workspace ws;
+  Workspace ws;
   T result = std::numeric_limits<T>::quiet_NaN();  // the last operation's sum, on the host
 #if defined(KOKKOS_ENABLE_CUDA)
   Kokkos::View<T, MemSpace> device_sum;
@@ -69,30 +75,30 @@ struct Data {
 #endif
 };
 
-Data make_data(std::size_t n) {
+Data make_data(const Space& space, std::size_t n) {
   Data d;
   d.n = n;
   d.x = Vector(Kokkos::view_alloc(std::string("x"), Kokkos::WithoutInitializing), n);
-  Kokkos::parallel_for("bench_reduce::fill", Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(space(), 0, n),
+  Kokkos::parallel_for("bench_reduce::fill", Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(space, 0, n),
                        Fill{d.x});
-  d.ws = reduce_bench::make_workspace(space(), n);
+  d.ws = Workspace(space, n);
 #if defined(KOKKOS_ENABLE_CUDA)
   if constexpr (is_cuda_space<Space>) {
     d.device_sum = Kokkos::View<T, MemSpace>("sum");
     std::size_t bytes = 0;
     cuda_check(cub::DeviceReduce::Sum(nullptr, bytes, d.x.data(), d.device_sum.data(), static_cast<int>(n),
-                                      space().cuda_stream()),
+                                      space.cuda_stream()),
                "cub::DeviceReduce::Sum (size query)");
     d.cub_temp = Kokkos::View<char*, MemSpace>(Kokkos::view_alloc(std::string("cub_temp"), Kokkos::WithoutInitializing),
                                                bytes);
     cuda_check(cudaMallocHost(reinterpret_cast<void**>(&d.pinned), sizeof(T)), "cudaMallocHost");
   }
 #endif
-  space().fence();
+  space.fence();
   return d;
 }
 
-std::shared_ptr<Data> data(std::size_t n) { return data_cache<Data>().get(n, make_data); }
+using Cache = std::shared_ptr<DataCache<Data>>;
 
 /// The host anchor: the plainest parallel SIMD reduction (see HostLoop in the harness).
 T plain_sum(const Vector& x) {
@@ -129,7 +135,7 @@ struct RawSum {
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, T& s) const { s += x(i); }
 };
 
-Case base(std::size_t n, const std::string& variant, Role role) {
+Case base(const Cache& data, std::size_t n, const std::string& variant, Role role) {
   Case c;
   c.app = "reduce";
   c.type = "f32";
@@ -140,25 +146,25 @@ Case base(std::size_t n, const std::string& variant, Role role) {
   c.work = double(sizeof(T)) * double(n);
   c.unit = "GB/s";
   c.time_unit = benchmark::kMicrosecond;
-  c.poison = [n] { data(n)->result = std::numeric_limits<T>::quiet_NaN(); };
-  c.verify = [n]() -> std::string {
-    const double want = expected_sum(n), got = data(n)->result;
+  c.poison = [data, n] { data->get(n)->result = std::numeric_limits<T>::quiet_NaN(); };
+  c.verify = [data, n]() -> std::string {
+    const double want = expected_sum(n), got = data->get(n)->result;
     if (std::fabs(got - want) <= 0.1) return {};
     return mismatch("sum", want, got);
   };
   return c;
 }
 
-std::vector<std::size_t> default_sizes() {
-  const bool full = options().full();
+std::vector<std::size_t> default_sizes(const Harness& h) {
+  const bool full = h.options().full();
   std::vector<std::size_t> s;
-  const int first = backend() == Backend::device && !full ? 16 : 10;
-  const int last = backend() == Backend::device || full ? 28 : 26;
+  const int first = h.backend() == Backend::device && !full ? 16 : 10;
+  const int last = h.backend() == Backend::device || full ? 28 : 26;
   for (int e = first; e <= last; e += full ? 1 : 2) s.push_back(std::size_t(1) << e);
   return s;
 }
 
-void register_all() {
+void register_all(Harness& h) {
 #if defined(KOKKOS_ENABLE_CUDA)
   if constexpr (is_cuda_space<Space>) {
     benchmark::AddCustomContext("anchor", "cub::DeviceReduce::Sum on the space's stream + 4-byte copy to pinned host memory");
@@ -173,16 +179,18 @@ void register_all() {
                             threads + " of the Kokkos space's own pool), partial sums added on the host");
   }
   benchmark::AddCustomContext("raw_kokkos", "Kokkos::parallel_reduce(RangePolicy<Space>(0, n), functor, host scalar)");
-  for (std::size_t n : sweep(default_sizes())) {
+  const Space space = h.space();
+  const Cache data = h.make_cache<Data>([space](std::size_t n) { return make_data(space, n); });
+  for (std::size_t n : h.sweep(default_sizes(h))) {
     const bool cuda = is_cuda_space<Space>;
-    Case anchor = base(n, cuda ? "cub-device-reduce" : host_anchor_name(), Role::anchor);
-    anchor.bind = [n] {
-      auto d = data(n);
+    Case anchor = base(data, n, cuda ? "cub-device-reduce" : host_anchor_name(), Role::anchor);
+    anchor.bind = [space, data, n] {
+      auto d = data->get(n);
 #if defined(KOKKOS_ENABLE_CUDA)
       if constexpr (is_cuda_space<Space>) {
-        return std::function<void()>([d] {
+        return std::function<void()>([space, d] {
           std::size_t bytes = d->cub_temp.extent(0);
-          auto stream = space().cuda_stream();
+          auto stream = space.cuda_stream();
           cuda_check(cub::DeviceReduce::Sum(d->cub_temp.data(), bytes, d->x.data(), d->device_sum.data(),
                                             static_cast<int>(d->n), stream),
                      "cub::DeviceReduce::Sum");
@@ -195,30 +203,31 @@ void register_all() {
 #endif
       return std::function<void()>([d] { d->result = plain_sum(d->x); });
     };
-    add(anchor);
+    h.add(anchor);
 
-    Case raw = base(n, reduce_bench::raw_twin_name(), Role::raw_kokkos);
-    raw.bind = [n] {
-      auto d = data(n);
-      return std::function<void()>([d] {
+    // The app's raw-Kokkos variant (Kokkos::parallel_reduce) is timed by the twin, under its name.
+    Case raw = base(data, n, reduce::variant_table.name_of(kapi_apps::Kind::raw_kokkos), Role::raw_kokkos);
+    raw.bind = [space, data, n] {
+      auto d = data->get(n);
+      return std::function<void()>([space, d] {
         T s = 0;
         Kokkos::parallel_reduce("bench_reduce::raw",
-                                Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(space(), 0, d->n),
+                                Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(space, 0, d->n),
                                 RawSum{d->x}, s);
         d->result = s;
       });
     };
-    add(raw);
+    h.add(raw);
 
-    for (const auto& v : reduce_bench::variants()) {
-      Case c = base(n, v.name, v.role);
-      const auto run = v.run;
-      c.bind = [n, run] {
-        auto d = data(n);
-        return std::function<void()>([d, run] { d->result = run(space(), d->x, d->ws); });
+    for_each_measured_variant(reduce::variant_table, [&](const auto& v, Role role) {
+      Case c = base(data, n, std::string(v.name), role);
+      c.bind = [space, data, n, run = v.run] {
+        auto d = data->get(n);
+        const ConstVector x = d->x;
+        return std::function<void()>([space, d, x, run] { d->result = run.template sum<T>(space, x, d->ws); });
       };
-      add(c);
-    }
+      h.add(c);
+    });
   }
 }
 

@@ -24,10 +24,6 @@ template <>
 inline constexpr bool is_cuda_space<Kokkos::Cuda> = true;
 #endif
 
-template <class Space>
-inline constexpr bool is_host_space =
-    Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Space::memory_space>::accessible;
-
 /// Wall-clock timer: host spaces, any space without an event timer, and latencies.
 template <class Space>
 class WallTimer {

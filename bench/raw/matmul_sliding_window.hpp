@@ -1,33 +1,35 @@
 #pragma once
-// The raw-Kokkos twin of the seed's sliding-window matmul (apps/matmul/.../sliding_window.hpp):
+// The raw-Kokkos twin of the sliding-window matmul (apps/matmul/.../sliding_window.hpp):
 // the same algorithm written directly on Kokkos, without the kapi layer, so the
 // framework variants can be measured against it ("what do the adapters cost").
 //
 // One Kokkos team per tile×tile block of C; the block slides a tile-wide window along
 // A's rows and down B's columns, staging both tiles in team scratch between two barriers.
 //   device (CUDA, ...): tile·tile team members, one per element of the block, the
-//                       accumulator in a register: exactly the flat seed kernel.
+//                       accumulator in a register: exactly the flat kernel
+//                       (sliding-window-t16).
 //   host:               one-member teams (Kokkos host teams cannot hold a 256-item
 //                       group) and the group's work as phases over its tile×tile items
 //                       (TeamThreadRange over rows × ThreadVectorRange over columns), the
 //                       accumulators in an array: the phased form (kapi's WorkGroup
 //                       kernels, matmul::SlidingWindowPhased), item for item.
 #include <Kokkos_Core.hpp>
+#include <kapi/execution_space.hpp>
+#include <kapi/integer_math.hpp>
 #include <cstdint>
 #include <string>
 #include <type_traits>
 
 namespace matmul_bench {
 
-// The tile is a run-time value, as the seed's work-group size is (SYCL's local range):
-// the compiler knows as much about the loops as it does in the kapi kernels.
+// The tile is a run-time value, as the flat kernel's work-group size is (SYCL's local
+// range): the compiler knows as much about the loops as it does in the kapi kernels.
 template <class Space, class T>
 struct RawSlidingWindow {
   using Matrix = Kokkos::View<T**, Kokkos::LayoutRight, typename Space::memory_space>;
   using ConstMatrix = Kokkos::View<const T**, Kokkos::LayoutRight, typename Space::memory_space>;
   using Member = typename Kokkos::TeamPolicy<Space>::member_type;
-  static constexpr bool host =
-      Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Space::memory_space>::accessible;
+  static constexpr bool host = kapi::is_host_execution_space_v<Space>;
 
   static constexpr int max_items = 1024;  // host: accumulators on the stack, as kapi's PerWorkItem
 
@@ -93,8 +95,8 @@ struct RawSlidingWindow {
 template <class T, class Space, class Matrix>
 void raw_sliding_window(const Space& space, const Matrix& a, const Matrix& b, const Matrix& c, int tile) {
   using Functor = RawSlidingWindow<Space, T>;
-  const auto up = [tile](std::int64_t x) { return (x + tile - 1) / tile; };
-  const std::int64_t gm = up(c.extent(0)), gn = up(c.extent(1));
+  const std::int64_t gm = kapi::ceil_div(std::int64_t(c.extent(0)), std::int64_t(tile)),
+                     gn = kapi::ceil_div(std::int64_t(c.extent(1)), std::int64_t(tile));
   const int team = Functor::host ? 1 : tile * tile;
   Kokkos::TeamPolicy<Space> policy(space, static_cast<int>(gm * gn), team);
   policy.set_scratch_size(0, Kokkos::PerTeam(static_cast<std::ptrdiff_t>(Functor::scratch_bytes(tile))));

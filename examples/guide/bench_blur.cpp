@@ -7,7 +7,8 @@
 //           phased-l256        guide::blur_phased, work-groups of 256 (BoxBlurPhased)
 // Work: 8n bytes per run (every input read once, every output written once: the least
 // memory traffic a blur needs). Check: every element against the host reference, after
-// a NaN fill. Options: --kapi_help (bench/common/harness.hpp, docs/benchmarks.md).
+// a NaN fill. Options: --kapi_help (bench/common/harness.hpp: the kapi_bench_harness
+// library; docs/benchmarks.md).
 #include <guide/blur_flat.hpp>
 #include <guide/blur_phased.hpp>
 #include <guide/blur_reference.hpp>
@@ -37,7 +38,7 @@ Data make_data(std::size_t n) {
   Kokkos::deep_copy(d.in, Kokkos::View<const float*, Kokkos::HostSpace>(input.data(), n));
   return d;
 }
-std::shared_ptr<Data> data(std::size_t n) { return data_cache<Data>().get(n, make_data); }
+using Cache = std::shared_ptr<DataCache<Data>>;  // this size's data, made on first use
 
 // [guide:bench-anchor]
 /// The anchor: the same blur on Kokkos alone, one RangePolicy index per element.
@@ -51,15 +52,14 @@ struct RawKokkosBlur {
 };
 // [guide:end]
 
-std::string verify(std::size_t n) {
-  auto d = data(n);
-  auto got = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d->out);
-  for (std::size_t i = 0; i < n; ++i)
-    if (!(got(i) == d->want[i])) return mismatch("out(" + std::to_string(i) + ")", d->want[i], got(i));
+std::string verify(const Data& d) {
+  auto got = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d.out);
+  for (std::size_t i = 0; i < d.want.size(); ++i)
+    if (!(got(i) == d.want[i])) return mismatch("out(" + std::to_string(i) + ")", d.want[i], got(i));
   return {};
 }
 
-Case base(std::size_t n, const std::string& variant, Role role) {
+Case base(const Space& space, const Cache& data, std::size_t n, const std::string& variant, Role role) {
   Case c;
   c.app = "blur";
   c.type = "f32";
@@ -69,27 +69,28 @@ Case base(std::size_t n, const std::string& variant, Role role) {
   c.work = 8.0 * double(n);
   c.unit = "GB/s";
   c.time_unit = benchmark::kMicrosecond;
-  c.poison = [n] {
-    Kokkos::deep_copy(data(n)->out, std::numeric_limits<float>::quiet_NaN());
-    space().fence();
+  c.poison = [space, data, n] {
+    Kokkos::deep_copy(data->get(n)->out, std::numeric_limits<float>::quiet_NaN());
+    space.fence();
   };
-  c.verify = [n] { return verify(n); };
+  c.verify = [data, n] { return verify(*data->get(n)); };
   return c;
 }
 
 /// A kapi variant: `blur` runs one form of the blur on this size's data.
-Case kapi_case(std::size_t n, const std::string& variant, void (*blur)(const Data&)) {
-  Case c = base(n, variant, Role::kapi);
-  c.bind = [n, blur] {
-    auto d = data(n);
-    return std::function<void()>([d, blur] { blur(*d); });
+Case kapi_case(const Space& space, const Cache& data, std::size_t n, const std::string& variant,
+               void (*blur)(const Space&, const Data&)) {
+  Case c = base(space, data, n, variant, Role::kapi);
+  c.bind = [space, data, n, blur] {
+    auto d = data->get(n);
+    return std::function<void()>([space, d, blur] { blur(space, *d); });
   };
   return c;
 }
 
-std::vector<std::size_t> default_sizes() {
-  const bool full = options().full();
-  switch (backend()) {
+std::vector<std::size_t> default_sizes(const Harness& h) {
+  const bool full = h.options().full();
+  switch (h.backend()) {
     case Backend::serial:
     case Backend::host_parallel:
       return full ? std::vector<std::size_t>{1 << 16, 1 << 20, 1 << 22, 1 << 24, 1 << 26}
@@ -101,24 +102,31 @@ std::vector<std::size_t> default_sizes() {
 }
 
 // [guide:bench-cases]
-void register_all() {
+void register_all(Harness& h) {
   benchmark::AddCustomContext("anchor", "raw-kokkos-range: Kokkos::parallel_for over a RangePolicy, the blur's "
                                         "body written on Kokkos alone");
-  for (std::size_t n : sweep(default_sizes())) {
-    Case anchor = base(n, "raw-kokkos-range", Role::anchor);
-    anchor.bind = [n] {
-      auto d = data(n);
-      return std::function<void()>([d] {
+  const Space space = h.space();  // every case runs on the harness's execution space
+  const Cache data = h.make_cache<Data>(make_data);
+  for (std::size_t n : h.sweep(default_sizes(h))) {
+    Case anchor = base(space, data, n, "raw-kokkos-range", Role::anchor);
+    anchor.bind = [space, data, n] {
+      auto d = data->get(n);
+      return std::function<void()>([space, d] {
         Kokkos::parallel_for("guide::raw_kokkos_blur",
-                             Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(space(), 0, d->in.size()),
+                             Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(space, 0, d->in.size()),
                              RawKokkosBlur{d->in, d->out, blur_radius});
       });
     };
-    add(anchor);  // the anchor first: every later case at this size is timed against it
-    add(kapi_case(n, "range", [](const Data& d) { guide::blur_range(space(), d.in, d.out, blur_radius); }));
-    add(kapi_case(n, "nd-range-l256",
-                  [](const Data& d) { guide::blur_nd_range(space(), d.in, d.out, blur_radius, 256); }));
-    add(kapi_case(n, "phased-l256", [](const Data& d) { guide::blur_phased(space(), d.in, d.out, blur_radius, 256); }));
+    h.add(anchor);  // the anchor first: every later case at this size is timed against it
+    h.add(kapi_case(space, data, n, "range", [](const Space& s, const Data& d) {
+      guide::blur_range(s, d.in, d.out, blur_radius);
+    }));
+    h.add(kapi_case(space, data, n, "nd-range-l256", [](const Space& s, const Data& d) {
+      guide::blur_nd_range(s, d.in, d.out, blur_radius, 256);
+    }));
+    h.add(kapi_case(space, data, n, "phased-l256", [](const Space& s, const Data& d) {
+      guide::blur_phased(s, d.in, d.out, blur_radius, 256);
+    }));
   }
 }
 // [guide:end]
