@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <vector>
 
+#include <kapi/integer_math.hpp>
 #include <kapi/kapi.hpp>
 
 #include "workspace.hpp"
@@ -20,7 +21,7 @@ namespace reduce {
 struct PairwiseStep {
   template <class In, class Out>
   KOKKOS_INLINE_FUNCTION void operator()(const kapi::Item<1>& it, const In& in, const Out& out, std::size_t m) const {
-    const std::size_t i = it.get_id(0), half = (m + 1) / 2;
+    const std::size_t i = it.get_id(0), half = kapi::ceil_div(m, std::size_t(2));
     out(i) = i + half < m ? in(i) + in(i + half) : in(i);
   }
 };
@@ -32,7 +33,7 @@ template <class ExecSpace, class View>
 typename View::non_const_value_type pairwise_passes(const ExecSpace& space, const View& data, std::size_t m,
                                                     std::vector<kapi::KernelEvent<ExecSpace>>& events) {
   while (m > 1) {
-    const std::size_t half = (m + 1) / 2;
+    const std::size_t half = kapi::ceil_div(m, std::size_t(2));
     events.push_back(kapi::call_kernel_async(space, PairwiseStep{}, kapi::Range<1>(half), data, data, m));
     m = half;
   }
@@ -49,7 +50,7 @@ T sum_pairwise(const ExecSpace& space, const Kokkos::View<const T*, typename Exe
                Workspace<T, ExecSpace>& ws) {
   const std::size_t n = x.extent(0);
   if (n == 0) return T(0);
-  const std::size_t half = (n + 1) / 2;
+  const std::size_t half = kapi::ceil_div(n, std::size_t(2));
   auto copy = ws.pairwise_copy(half);
   std::vector<kapi::KernelEvent<ExecSpace>> events;
   events.push_back(kapi::call_kernel_async(space, PairwiseStep{}, kapi::Range<1>(half), x, copy, n));
