@@ -13,15 +13,25 @@
 #    project's minimum is lower, and on older versions it is silently empty (tests, apps
 #    and benchmarks would switch off); the top-level CMakeLists.txt computes it itself.
 #
-# Files checked: those git knows (tracked, or new and not ignored), else every file outside
-# build/, results/ and .git/. build/ and results/ (generated) are never checked.
+# Files checked: those git tracks and new ones (not ignored) in folders that hold tracked
+# files, else (no git) every file outside build/, results/ and .git/. build/ and results/
+# (generated) are never checked.
 # Prints each offending line as path:line: text. Exit status: 0 clean, 1 otherwise.
 set -uo pipefail
 root=$(cd "${1:-$(dirname "${BASH_SOURCE[0]}")/..}" && pwd)
 cd "$root" || exit 1
 
 if git -C "$root" rev-parse --is-inside-work-tree > /dev/null 2>&1; then
-  files=$(git ls-files --cached --others --exclude-standard)
+  # Tracked files, and new ones in the project's folders (a new app, say); a folder that
+  # holds no tracked file at all (a scratch copy of the tree) is not the project's.
+  tracked=$(git ls-files --cached)
+  files=$( {
+    echo "$tracked"
+    git ls-files --others --exclude-standard |
+      awk -v tops="$(cut -d/ -f1 <<< "$tracked" | sort -u | tr '\n' ' ')" '
+        BEGIN { n = split(tops, t, " "); for (i = 1; i <= n; i++) top[t[i]] = 1 }
+        { split($0, p, "/"); if (!index($0, "/") || (p[1] in top)) print }'
+  } | sort -u)
 else
   files=$(find . -type f -not -path './build/*' -not -path './results/*' -not -path './.git/*' | sed 's|^\./||')
 fi
