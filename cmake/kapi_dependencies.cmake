@@ -9,5 +9,6 @@ find_package(Kokkos REQUIRED)  # no version here: 3.4's config rejects other maj
 if(Kokkos_VERSION VERSION_LESS 3.4.1)
   message(FATAL_ERROR "kapi needs Kokkos >= 3.4.01; found ${Kokkos_VERSION} at ${Kokkos_DIR}")
 endif()
+include(${CMAKE_CURRENT_LIST_DIR}/kapi_check_kokkos_view.cmake)  # GCC 12 and the mdspan-based View
 find_package(Boost REQUIRED COMPONENTS context)  # host work-item contexts
 include(${CMAKE_CURRENT_LIST_DIR}/kapi_sources.cmake)

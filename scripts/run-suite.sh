@@ -55,7 +55,7 @@ while [ $# -gt 0 ]; do
 done
 [ "$check_only" = 0 ] || exit 0
 
-build=$root/build/$config
+build=${KAPI_BUILD_DIR:-$root/build/$config}  # ./kapi run names it (its own folder for a Kokkos_ROOT)
 if [ ! -d "$build" ]; then
   echo "run-suite: no build in ${build#$root/}: run ./kapi build $config (or ./kapi run $config)" >&2
   exit 2
