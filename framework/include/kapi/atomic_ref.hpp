@@ -19,8 +19,10 @@
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
+#include <utility>
 
 #include <kapi/config.hpp>
+#include <kapi/local_accessor.hpp>
 #include <kapi/memory_model.hpp>
 
 namespace kapi {
@@ -283,6 +285,24 @@ class AtomicRef {
 
   T* ptr_;
 };
+
+// Class template argument deduction: the value type from the element, as numba-dpex's
+// AtomicRef(array, index) takes it from the array.
+//   kapi::AtomicRef bin(hist(k));        // AtomicRef<int> for a View<int*>
+//   kapi::AtomicRef sum(out, 0);         // numba-dpex's form: out(0)
+//   kapi::AtomicRef s(local_sum, 0);     // a LocalAccessor element: AddressSpace::local
+namespace detail {
+template <class Array, class... I>
+using atomic_element_t = std::remove_reference_t<decltype(std::declval<const Array&>()(std::declval<I>()...))>;
+}  // namespace detail
+
+template <class T>
+AtomicRef(T&) -> AtomicRef<T>;
+template <class Array, class... I,
+          class = std::enable_if_t<(sizeof...(I) >= 1) && (std::is_integral_v<I> && ...)>>
+AtomicRef(const Array&, I...)
+    -> AtomicRef<detail::atomic_element_t<Array, I...>, MemoryOrder::relaxed, MemoryScope::device,
+                 is_local_accessor_v<Array> ? AddressSpace::local : AddressSpace::global>;
 
 /// A memory fence for the calling work-item: orders its memory operations before and
 /// after the fence as `order` says (relaxed: no effect). Scope as for AtomicRef.

@@ -1,7 +1,8 @@
 #pragma once
 // kapi: the numba-dpex kernel_api / SYCL execution model on Kokkos. One include for all
 // of it: kernels and launches, work-groups, local and private memory, atomics, group
-// algorithms, phased kernels, reductions, loop-nest policies and the building blocks.
+// algorithms, phased kernels, reductions (whole arrays and reduction variables), math
+// built-ins, loop-nest policies and the building blocks.
 
 // Execution spaces and errors
 #include <kapi/errors.hpp>
@@ -16,6 +17,7 @@
 #include <kapi/launch_bounds.hpp>
 #include <kapi/phased.hpp>
 #include <kapi/range.hpp>
+#include <kapi/reduction.hpp>
 #include <kapi/work_group.hpp>
 
 // Memory, synchronisation and collectives
@@ -24,6 +26,7 @@
 #include <kapi/functional.hpp>
 #include <kapi/group_algorithms.hpp>
 #include <kapi/local_accessor.hpp>
+#include <kapi/math.hpp>
 #include <kapi/memory_model.hpp>
 #include <kapi/private_array.hpp>
 

@@ -3,6 +3,7 @@
 //   kapi::call_kernel(kernel, kapi::Range<1>{n}, a, b, c);
 //   kapi::call_kernel(space, kernel, kapi::NdRange<2>({64, 64}, {16, 16}), A, B, C, tileA, tileB);
 //   kapi::call_kernel("my-blur", space, kernel, range, in, out);   // named for Kokkos Tools
+//   kapi::call_kernel(kernel, range, kapi::reduction(sum, kapi::plus<>()), x);  // reduction.hpp
 // The kernel's first parameter is the Item/NdItem (or, for a phased kernel launched with
 // an NdRange, the WorkGroup: phased.hpp); the rest are the arguments in order.
 #include <memory>
@@ -16,6 +17,7 @@
 #include <kapi/detail/launch_status.hpp>
 #include <kapi/detail/launcher.hpp>
 #include <kapi/item.hpp>
+#include <kapi/reduction.hpp>
 #include <kapi/work_group.hpp>
 
 namespace kapi {
@@ -31,6 +33,7 @@ std::shared_ptr<LaunchStatus> launch(const ExecSpace& space, const std::string* 
   const auto plan = plan_range(space, name, kernel, range, args...);
   if constexpr (is_launchable_range_kernel<N, Kernel, Args...>) {
     if (plan.items != 0) return Launcher<ExecSpace>::run(space, plan);
+    finish_empty_reductions(space, args...);
   }
   return nullptr;
 }
@@ -43,6 +46,7 @@ std::shared_ptr<LaunchStatus> launch(const ExecSpace& space, const std::string* 
   const auto plan = plan_nd_range(space, name, kernel, range, args...);
   if constexpr (is_launchable_nd_range_kernel<N, Kernel, Args...>) {
     if (plan.groups != 0) return Launcher<ExecSpace>::run(space, plan);
+    finish_empty_reductions(space, args...);
   }
   return nullptr;
 }

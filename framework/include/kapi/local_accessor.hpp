@@ -2,6 +2,14 @@
 // LocalAccessor<T, N>: work-group shared local memory, declared on the host with its
 // shape and passed to an nd-range kernel as an argument. The launch places every
 // accessor in the group's Kokkos team scratch; inside the kernel it reads and writes it.
+// The shape in any natural spelling (any integer types):
+//   kapi::LocalAccessor<float, 2> tile(s, s);                    // extents
+//   kapi::LocalAccessor<float, 2> tile({s, s});                  // numba-dpex's LocalAccessor((s, s), ...)
+//   kapi::LocalAccessor<float, 2> tile{s, s};  ... tile = {s, s};
+//   kapi::LocalAccessor<float, 2> tile(kapi::Range<2>{s, s});    // SYCL's local_accessor(range<2>{s, s}, h)
+//   kapi::LocalAccessor<float, 2> tile(nd.get_local_range());    // a Range
+//   kapi::LocalAccessor<float, 2> tile(std::array<std::size_t, 2>{s, s});
+#include <array>
 #include <cstddef>
 #include <type_traits>
 
@@ -20,9 +28,27 @@ class LocalAccessor {
   static constexpr int dimensions = N;
 
   LocalAccessor() = default;
-  explicit LocalAccessor(Range<N> shape) : shape_(shape) {}
-  template <class... I, class = std::enable_if_t<sizeof...(I) == N && (std::is_integral_v<I> && ...)>>
-  explicit LocalAccessor(I... extents) : shape_(extents...) {}
+  // The shape's constructors are chosen so that a braced shape, ({s, s}), has exactly one
+  // best match: a Range parameter would convert {s, s} as the copy constructor does
+  // (through the extents constructor), and g++ rejects the call as ambiguous.
+  /// A Range<N> (a template, so that a braced list never converts to it).
+  template <class R, class = std::enable_if_t<std::is_same_v<R, Range<N>>>>
+  explicit LocalAccessor(const R& shape) : shape_(shape) {}
+  /// A std::array of N extents.
+  template <class I, class = std::enable_if_t<std::is_integral_v<I>>>
+  explicit LocalAccessor(const std::array<I, N>& extents) : shape_(extents) {}
+  /// Braced extents of one integer type, ({s, s}): an exact match.
+  template <class I, std::size_t M, class = std::enable_if_t<M == N && std::is_integral_v<I>>>
+  explicit LocalAccessor(const I (&extents)[M]) {
+    for (int d = 0; d < N; ++d) shape_.extent[d] = static_cast<std::size_t>(extents[d]);
+  }
+  /// One extent (rank 1).
+  template <class I, class = std::enable_if_t<N == 1 && std::is_integral_v<I>>>
+  explicit LocalAccessor(I extent) : shape_(extent) {}
+  /// N >= 2 extents, (s, t) or {s, t}; not explicit, so that a braced shape of mixed integer
+  /// types, ({s, 4}), converts.
+  template <class... I, class = std::enable_if_t<(N >= 2) && sizeof...(I) == N && (std::is_integral_v<I> && ...)>>
+  LocalAccessor(I... extents) : shape_(extents...) {}
 
   template <class... I>
   KAPI_FUNCTION T& operator()(I... i) const {

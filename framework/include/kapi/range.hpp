@@ -1,5 +1,11 @@
 #pragma once
 // Range<N> and NdRange<N>: the iteration spaces of range and nd-range kernels.
+// Every natural spelling of a shape works, with any mix of integer types:
+//   kapi::Range<2>{s, t}    kapi::Range<2>(s, t)    kapi::Range{s, t}    kapi::Range<2> r = {s, t};
+//   kapi::Range<2>({s, t})  kapi::Range(std::array<std::size_t, 2>{s, t})
+//   kapi::NdRange<2>({g, g}, {l, l})    kapi::NdRange({g, g}, {l, l})    kapi::NdRange(Range{g, g}, Range{l, l})
+//   kapi::NdRange<1>(n, 64)             kapi::NdRange(n, 64)
+#include <array>
 #include <cstddef>
 #include <type_traits>
 
@@ -17,6 +23,11 @@ struct Range {
   constexpr Range() = default;
   template <class... I, class = std::enable_if_t<sizeof...(I) == N && (std::is_integral_v<I> && ...)>>
   KAPI_FUNCTION constexpr Range(I... e) : extent{static_cast<std::size_t>(e)...} {}
+  /// From a std::array of extents (host code).
+  template <class I, class = std::enable_if_t<std::is_integral_v<I>>>
+  constexpr Range(const std::array<I, N>& e) {
+    for (int d = 0; d < N; ++d) extent[d] = static_cast<std::size_t>(e[static_cast<std::size_t>(d)]);
+  }
 
   KAPI_FUNCTION constexpr std::size_t operator[](int d) const { return extent[d]; }
   KAPI_FUNCTION constexpr std::size_t get(int d) const { return extent[d]; }
@@ -29,6 +40,8 @@ struct Range {
 
 template <class... I>
 Range(I...) -> Range<static_cast<int>(sizeof...(I))>;
+template <class I, std::size_t M>
+Range(std::array<I, M>) -> Range<static_cast<int>(M)>;
 
 /// A global range cut into work-groups of the local range.
 template <int N>
@@ -53,6 +66,14 @@ struct NdRange {
 
 template <int N>
 NdRange(Range<N>, Range<N>) -> NdRange<N>;
+/// NdRange({g0, g1}, {l0, l1}): the rank from the braced extents.
+template <class I, class J, std::size_t M>
+NdRange(const I (&)[M], const J (&)[M]) -> NdRange<static_cast<int>(M)>;
+/// NdRange(n, local): one dimension.
+template <class I, class J, class = std::enable_if_t<std::is_integral_v<I> && std::is_integral_v<J>>>
+NdRange(I, J) -> NdRange<1>;
+template <class I, class J, std::size_t M>
+NdRange(std::array<I, M>, std::array<J, M>) -> NdRange<static_cast<int>(M)>;
 
 template <class T>
 inline constexpr bool is_range_v = false;

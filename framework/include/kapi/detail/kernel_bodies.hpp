@@ -1,12 +1,15 @@
 #pragma once
 // What every backend's launcher runs: the user's kernel with its arguments, called for one
 // work-item (a range kernel), one work-item of a group (nd-range) or one group (phased).
+// A launch with reduction arguments calls the kernel with the calling thread's partials
+// (detail/reductions.hpp), which its Reducers combine into.
 #include <cstddef>
 #include <utility>
 
 #include <kapi/detail/group_handle.hpp>
 #include <kapi/detail/kernel_args.hpp>
 #include <kapi/detail/linearize.hpp>
+#include <kapi/detail/reductions.hpp>
 #include <kapi/item.hpp>
 #include <kapi/range.hpp>
 #include <kapi/work_group.hpp>
@@ -17,7 +20,9 @@ namespace kapi::detail {
 template <class Kernel, int N, class... Args>
 struct RangeBody {
   static constexpr int dimensions = N;
+  static constexpr bool reduces = reduction_count<Args...> > 0;
   using arg_indices = std::index_sequence_for<Args...>;
+  using partials_type = Partials<Args...>;
   Kernel kernel;
   ArgPack<Args...> args;
   Range<N> range;
@@ -32,13 +37,21 @@ struct RangeBody {
   KAPI_FUNCTION void call(const Item<N>& item, std::index_sequence<A...>) const {
     kernel(item, get<A>(args)...);
   }
+  /// With reductions: their Reducers combine into `partials`.
+  template <std::size_t... A>
+  KAPI_FUNCTION void call(const Item<N>& item, partials_type& partials, std::index_sequence<A...>) const {
+    Reducers<Args...> reducers(args, partials);
+    kernel(item, reduction_arg<A>(get<A>(args), reducers)...);
+  }
 };
 
 /// An nd-range or phased kernel, its arguments and the group's local-memory layout.
 template <class Kernel, int N, class... Args>
 struct NdRangeBody {
   static constexpr int dimensions = N;
+  static constexpr bool reduces = reduction_count<Args...> > 0;
   using arg_indices = std::index_sequence_for<Args...>;
+  using partials_type = Partials<Args...>;
   Kernel kernel;
   ArgPack<Args...> args;
   ScratchLayout<sizeof...(Args)> layout;
@@ -66,6 +79,15 @@ struct NdRangeBody {
     const Group<N> group(group_id, group_range.extent, local_range.extent, local_linear, handle);
     call(NdItem<N>(group, local_id), scratch, arg_indices{});
   }
+  /// One work-item of an nd-range kernel with reductions.
+  KAPI_FUNCTION void run_item(std::size_t group_linear, std::size_t local_linear, char* scratch, GroupHandle handle,
+                              partials_type& partials) const {
+    std::size_t group_id[N], local_id[N];
+    delinearize(group_linear, group_range.extent, group_id);
+    delinearize(local_linear, local_range.extent, local_id);
+    const Group<N> group(group_id, group_range.extent, local_range.extent, local_linear, handle);
+    call(NdItem<N>(group, local_id), scratch, partials, arg_indices{});
+  }
   /// A phased kernel: called once per group.
   KAPI_FUNCTION void run_group(std::size_t group_linear, char* scratch, GroupHandle handle) const {
     std::size_t group_id[N];
@@ -76,6 +98,13 @@ struct NdRangeBody {
   KAPI_FUNCTION void call(const First& first, char* scratch, std::index_sequence<A...>) const {
     (void)scratch;  // unused for kernels without arguments
     kernel(first, bind_arg(get<A>(args), scratch, layout.offset[A])...);
+  }
+  template <class First, std::size_t... A>
+  KAPI_FUNCTION void call(const First& first, char* scratch, partials_type& partials,
+                          std::index_sequence<A...>) const {
+    (void)scratch;
+    Reducers<Args...> reducers(args, partials);
+    kernel(first, bound_arg<A>(get<A>(args), scratch, layout.offset[A], reducers)...);
   }
 };
 

@@ -8,6 +8,7 @@
 
 #include <kapi/detail/kernel_bodies.hpp>
 #include <kapi/detail/kernel_names.hpp>
+#include <kapi/detail/reductions.hpp>
 #include <kapi/detail/validate.hpp>
 #include <kapi/device_limits.hpp>
 #include <kapi/execution_space.hpp>
@@ -19,6 +20,7 @@ namespace kapi::detail {
 
 template <class Kernel, int N, class... Args>
 struct RangePlan {
+  static constexpr bool reduces = reduction_count<Args...> > 0;  // a parallel_reduce (reduction arguments)
   RangeBody<Kernel, N, Args...> body;
   std::size_t items = 0;  // work-items (the range's size)
   const std::string& label;
@@ -27,6 +29,7 @@ struct RangePlan {
 template <class Kernel, int N, bool Phased, class... Args>
 struct NdRangePlan {
   static constexpr bool phased = Phased;
+  static constexpr bool reduces = reduction_count<Args...> > 0;
   using Bounds = launch_bounds_of<Kernel>;
   NdRangeBody<Kernel, N, Args...> body;
   std::size_t group_size = 0;  // work-items per group
@@ -48,7 +51,7 @@ inline constexpr bool is_launchable_range_kernel =
 
 template <int N, class Kernel, class... Args>
 inline constexpr bool is_launchable_nd_range_kernel =
-    is_phased_kernel<N, Kernel, Args...> || callable_with<N, NdItem, Kernel, Args...>;
+    is_phased_kernel<N, Kernel, Args...> ? reduction_count<Args...> == 0 : callable_with<N, NdItem, Kernel, Args...>;
 
 template <class ExecSpace>
 std::string space_name() {
@@ -60,6 +63,7 @@ RangePlan<Kernel, N, Args...> plan_range(const ExecSpace& space, const std::stri
                                          const Range<N>& range, const Args&... args) {
   validate_signature<Item, N, Kernel, Args...>();
   reject_local_accessors_in_range_kernel<Args...>();
+  validate_reductions<ExecSpace>(args...);
   const std::size_t items = checked_size(range, "global");
   check_launching_thread(space, "call_kernel");
   return {{kernel, ArgPack<Args...>(args...), range}, items, label};
@@ -70,7 +74,11 @@ NdRangePlan<Kernel, N, is_phased_kernel<N, Kernel, Args...>, Args...> plan_nd_ra
     const ExecSpace& space, const std::string& label, const Kernel& kernel, const NdRange<N>& range,
     const Args&... args) {
   constexpr bool phased = is_phased_kernel<N, Kernel, Args...>;
+  static_assert(!phased || reduction_count<Args...> == 0,
+                "kapi::reduction: reduction variables are for range and nd-range kernels (as in SYCL 2020); a phased "
+                "kernel (WorkGroup) combines with reduce_over_work_items and stores the group's result");
   validate_nd_range(range);
+  validate_reductions<ExecSpace>(args...);
   if constexpr (is_host_execution_space_v<ExecSpace>) host_stack_bytes();  // a bad KAPI_HOST_STACK_BYTES throws
   check_launching_thread(space, "call_kernel");
   if constexpr (!phased) validate_signature<NdItem, N, Kernel, Args...>();

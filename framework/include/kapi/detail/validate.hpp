@@ -7,6 +7,7 @@
 #include <string>
 #include <type_traits>
 
+#include <kapi/detail/reductions.hpp>
 #include <kapi/errors.hpp>
 #include <kapi/item.hpp>
 #include <kapi/local_accessor.hpp>
@@ -62,8 +63,10 @@ void reject_local_accessors_in_range_kernel() {
                        "exists only in nd-range kernels (launch with an NdRange)");
 }
 
+/// Whether the kernel takes (ItemT<M>, args...), each argument as the kernel receives it
+/// (a reduction as its Reducer).
 template <int M, template <int> class ItemT, class Kernel, class... Args>
-constexpr bool callable_with = std::is_invocable_v<const Kernel&, ItemT<M>, const Args&...>;
+constexpr bool callable_with = std::is_invocable_v<const Kernel&, ItemT<M>, kernel_param_t<Args>...>;
 
 template <template <int> class ItemT, class Kernel, class... Args>
 constexpr int callable_rank() {
@@ -81,6 +84,10 @@ void validate_signature() {
     constexpr int item_rank = callable_rank<Item, Kernel, Args...>();
     constexpr int nd_item_rank = callable_rank<NdItem, Kernel, Args...>();
     constexpr int work_group_rank = callable_rank<WorkGroup, Kernel, Args...>();
+    static_assert(item_rank != 0 || nd_item_rank != 0 || work_group_rank != 0 || reduction_count<Args...> == 0,
+                  "kapi::call_kernel: the kernel cannot be called with (Item<N> or NdItem<N>, args...), where a "
+                  "kapi::reduction argument arrives as a kapi::Reducer<T, Op>& (take it as auto& or Reducer&): "
+                  "check the argument types and their order");
     static_assert(item_rank != 0 || nd_item_rank != 0 || work_group_rank != 0,
                   "kapi::call_kernel: the kernel cannot be called with (Item<N>, NdItem<N> or WorkGroup<N>, "
                   "args...): check the argument types and their order");

@@ -3,14 +3,21 @@
 // MDRangePolicy (on CUDA with Kokkos 3.x, kapi's own launch: cuda_range_launch.hpp); a
 // work-group is a Kokkos team with one work-item per team member, its local memory the
 // team's scratch.
+// Reduction arguments: the same policies in a Kokkos parallel_reduce (the direct CUDA range
+// launch does not reduce), every GPU thread combining into its own partials; the final
+// hook stores the results in the variables on the device. Kokkos writes its copy of the
+// value into a device buffer nobody reads (device_reduction_sink), so the launch needs no
+// fence: it stays asynchronous.
 #include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <type_traits>
 
 #include <kapi/detail/kernel_names.hpp>
 #include <kapi/detail/launch_plan.hpp>
 #include <kapi/detail/launch_status.hpp>
+#include <kapi/detail/reductions.hpp>
 #include <kapi/device/detail/collectives.hpp>
 #include <kapi/device/detail/cuda_range_launch.hpp>
 #include <kapi/device_limits.hpp>
@@ -44,33 +51,122 @@ struct DeviceGroupFunctor {
   }
 };
 
+/// Nd-range kernels with reductions: each team member combines into its own partials.
+template <class ExecSpace, class Body>
+struct DeviceGroupReduceFunctor {
+  Body body;
+  KAPI_IMPL_REDUCTION_HOOKS(typename Body::partials_type, body.args)
+
+  KAPI_FUNCTION void operator()(const typename Kokkos::TeamPolicy<ExecSpace>::member_type& team,
+                                value_type& partials) const {
+    body.run_item(team.league_rank(), team.team_rank(), body.group_scratch(team), GroupHandle{&team}, partials);
+  }
+};
+
+/// Range kernels with reductions, one form per rank (the indices Kokkos' RangePolicy or
+/// MDRangePolicy passes, then the partials).
+template <class Body, int N = Body::dimensions>
+struct DeviceRangeReduceFunctor;
+
+template <class Body>
+struct DeviceRangeReduceFunctor<Body, 1> {
+  Body body;
+  KAPI_IMPL_REDUCTION_HOOKS(typename Body::partials_type, body.args)
+  KAPI_FUNCTION void operator()(std::int64_t i, value_type& partials) const {
+    const std::size_t id[1] = {std::size_t(i)};
+    body.call(Item<1>(id, body.range.extent), partials, typename Body::arg_indices());
+  }
+};
+template <class Body>
+struct DeviceRangeReduceFunctor<Body, 2> {
+  Body body;
+  KAPI_IMPL_REDUCTION_HOOKS(typename Body::partials_type, body.args)
+  KAPI_FUNCTION void operator()(std::int64_t i, std::int64_t j, value_type& partials) const {
+    const std::size_t id[2] = {std::size_t(i), std::size_t(j)};
+    body.call(Item<2>(id, body.range.extent), partials, typename Body::arg_indices());
+  }
+};
+template <class Body>
+struct DeviceRangeReduceFunctor<Body, 3> {
+  Body body;
+  KAPI_IMPL_REDUCTION_HOOKS(typename Body::partials_type, body.args)
+  KAPI_FUNCTION void operator()(std::int64_t i, std::int64_t j, std::int64_t k, value_type& partials) const {
+    const std::size_t id[3] = {std::size_t(i), std::size_t(j), std::size_t(k)};
+    body.call(Item<3>(id, body.range.extent), partials, typename Body::arg_indices());
+  }
+};
+
+/// Where Kokkos writes its copy of a reduction's value: device memory kept for the
+/// process (grown when a larger value comes, freed at Kokkos::finalize). Never read;
+/// launches on several streams may write it at once. With a result in device memory a
+/// Kokkos reduction does not wait for the device.
+template <class MemorySpace, class Value>
+Kokkos::View<Value, MemorySpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> device_reduction_sink() {
+  static std::mutex mutex;
+  static void* buffer = nullptr;
+  static std::size_t bytes = 0;
+  const std::lock_guard<std::mutex> lock(mutex);
+  if (bytes < sizeof(Value)) {
+    if (!buffer)  // first use since Kokkos was initialised
+      Kokkos::push_finalize_hook([] {
+        const std::lock_guard<std::mutex> hook_lock(mutex);
+        Kokkos::kokkos_free<MemorySpace>(buffer);
+        buffer = nullptr;
+        bytes = 0;
+      });
+    else
+      Kokkos::kokkos_free<MemorySpace>(buffer);  // waits for launches still writing it
+    bytes = std::max<std::size_t>(sizeof(Value), 256);
+    buffer = Kokkos::kokkos_malloc<MemorySpace>("kapi::reduction sink", bytes);
+  }
+  return Kokkos::View<Value, MemorySpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(static_cast<Value*>(buffer));
+}
+
 template <class ExecSpace>
 struct Launcher<ExecSpace, false> {
   template <class Kernel, int N, class... Args>
   static std::shared_ptr<LaunchStatus> run(const ExecSpace& space, const RangePlan<Kernel, N, Args...>& plan) {
     const auto& range = plan.body.range;
-#if KAPI_HAS_CUDA_RANGE_LAUNCH
-    if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
-      const ToolsParallelFor region(plan.label, space);
-      cuda_launch_range(space, plan.body, range.extent);
-    } else
-#endif
-    if constexpr (N == 1) {
-      Kokkos::parallel_for(plan.label,
-                           Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(
-                               space, 0, static_cast<std::int64_t>(range.extent[0])),
-                           plan.body);
-    } else {
-      using Policy = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<N, Kokkos::Iterate::Right, Kokkos::Iterate::Right>,
-                                           Kokkos::IndexType<std::int64_t>>;
-      Kokkos::Array<std::int64_t, N> lower, upper;
-      for (int d = 0; d < N; ++d) {
-        lower[d] = 0;
-        upper[d] = static_cast<std::int64_t>(range.extent[d]);
+    if constexpr (RangePlan<Kernel, N, Args...>::reduces) {
+      using Functor = DeviceRangeReduceFunctor<decltype(plan.body)>;
+      const auto sink = device_reduction_sink<typename ExecSpace::memory_space, typename Functor::value_type>();
+      if constexpr (N == 1) {
+        Kokkos::parallel_reduce(plan.label,
+                                Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(
+                                    space, 0, static_cast<std::int64_t>(range.extent[0])),
+                                Functor{plan.body}, sink);
+      } else {
+        Kokkos::parallel_reduce(plan.label, md_range_policy(space, range), Functor{plan.body}, sink);
       }
-      Kokkos::parallel_for(plan.label, Policy(space, lower, upper, range_tiles<N>(range)), plan.body);
+    } else {
+#if KAPI_HAS_CUDA_RANGE_LAUNCH
+      if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
+        const ToolsParallelFor region(plan.label, space);
+        cuda_launch_range(space, plan.body, range.extent);
+      } else
+#endif
+      if constexpr (N == 1) {
+        Kokkos::parallel_for(plan.label,
+                             Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(
+                                 space, 0, static_cast<std::int64_t>(range.extent[0])),
+                             plan.body);
+      } else {
+        Kokkos::parallel_for(plan.label, md_range_policy(space, range), plan.body);
+      }
     }
     return nullptr;
+  }
+
+  template <int N>
+  static auto md_range_policy(const ExecSpace& space, const Range<N>& range) {
+    using Policy = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<N, Kokkos::Iterate::Right, Kokkos::Iterate::Right>,
+                                         Kokkos::IndexType<std::int64_t>>;
+    Kokkos::Array<std::int64_t, N> lower, upper;
+    for (int d = 0; d < N; ++d) {
+      lower[d] = 0;
+      upper[d] = static_cast<std::int64_t>(range.extent[d]);
+    }
+    return Policy(space, lower, upper, range_tiles<N>(range));
   }
 
   template <class Kernel, int N, bool Phased, class... Args>
@@ -80,7 +176,10 @@ struct Launcher<ExecSpace, false> {
     using Policy = std::conditional_t<
         Bounds::max_work_items == 0, Kokkos::TeamPolicy<ExecSpace>,
         Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<Bounds::max_work_items, Bounds::min_groups_per_unit>>>;
-    DeviceGroupFunctor<ExecSpace, decltype(plan.body), Phased> functor{plan.body};
+    using Functor = std::conditional_t<Plan::reduces, DeviceGroupReduceFunctor<ExecSpace, decltype(plan.body)>,
+                                       DeviceGroupFunctor<ExecSpace, decltype(plan.body), Phased>>;
+    using Tag = std::conditional_t<Plan::reduces, Kokkos::ParallelReduceTag, Kokkos::ParallelForTag>;
+    Functor functor{plan.body};
     // A kernel that scans also holds device_collective_bytes of static shared memory
     // (device/detail/collectives.hpp): count them against the fast level.
     const std::size_t local_bytes = plan.body.layout.total;
@@ -90,13 +189,17 @@ struct Launcher<ExecSpace, false> {
     const auto scratch = Kokkos::PerTeam(static_cast<std::ptrdiff_t>(local_bytes ? local_bytes + scratch_alignment : 0));
     Policy probe(space, static_cast<int>(plan.groups), 1);
     probe.set_scratch_size(functor.body.scratch_level, scratch);
-    const auto kernel_max = static_cast<std::size_t>(probe.team_size_max(functor, Kokkos::ParallelForTag()));
+    const auto kernel_max = static_cast<std::size_t>(probe.team_size_max(functor, Tag()));
     validate_group_size(plan.group_size, kernel_max, space_name<ExecSpace>(),
                         " for this kernel's register and local memory use");
-    Kokkos::parallel_for(plan.label,
-                         Policy(space, static_cast<int>(plan.groups), static_cast<int>(plan.group_size), 1)
-                             .set_scratch_size(functor.body.scratch_level, scratch),
-                         functor);
+    const auto policy = Policy(space, static_cast<int>(plan.groups), static_cast<int>(plan.group_size), 1)
+                            .set_scratch_size(functor.body.scratch_level, scratch);
+    if constexpr (Plan::reduces)
+      Kokkos::parallel_reduce(
+          plan.label, policy, functor,
+          device_reduction_sink<typename ExecSpace::memory_space, typename Functor::value_type>());
+    else
+      Kokkos::parallel_for(plan.label, policy, functor);
     return nullptr;
   }
 };

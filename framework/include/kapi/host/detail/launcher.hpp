@@ -8,6 +8,9 @@
 //   runs row by row like a range kernel.
 // Every work-item runs with the nested-launch flag set (host/detail/launch_rules.hpp), and
 // an exception leaving it is caught at its boundary and reported by the launch.
+// - Reduction arguments: the same chunks in a Kokkos parallel_reduce; each chunk combines
+//   into a copy of the thread's partials on its own stack (registers), joined once per
+//   chunk; Kokkos joins the threads' partials and the final hook stores the results.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -20,6 +23,7 @@
 #include <kapi/detail/launch_plan.hpp>
 #include <kapi/detail/launch_status.hpp>
 #include <kapi/detail/linearize.hpp>
+#include <kapi/detail/reductions.hpp>
 #include <kapi/host/detail/group.hpp>
 #include <kapi/host/detail/launch_rules.hpp>
 #include <kapi/integer_math.hpp>
@@ -60,7 +64,11 @@ struct HostRangeFunctor {
   std::size_t items, items_per_chunk;
   LaunchStatus* status;
 
-  void operator()(std::int64_t chunk) const {
+  void operator()(std::int64_t chunk) const { run(chunk); }
+
+  /// The chunk's work-items; with reductions, `partials` (none or one) is what they combine into.
+  template <class... Acc>
+  void run(std::int64_t chunk, Acc&... partials) const {
     const HostKernelScope in_kernel;
     const std::size_t first = std::size_t(chunk) * items_per_chunk, last = std::min(items, first + items_per_chunk);
     // The kernel and its arguments copied onto this stack: the compiler then sees that
@@ -69,7 +77,7 @@ struct HostRangeFunctor {
     try {
       for_each_id_in(body.range.extent, first, last, [&](const std::size_t(&id)[N], std::size_t) {
         try {
-          local.body.call(Item<N>(id, local.body.range.extent), typename Body::arg_indices());
+          local.body.call(Item<N>(id, local.body.range.extent), partials..., typename Body::arg_indices());
         } catch (...) {
           status->fail_with(std::current_exception(),
                             "work-item " + format_extents(id) + " of the range " + format_extents(body.range.extent));
@@ -78,6 +86,19 @@ struct HostRangeFunctor {
       });
     } catch (const HostGroupUnwind&) {  // a work-item threw: the rest of the chunk does not run
     }
+  }
+};
+
+/// A range kernel with reductions: Kokkos' value is every reduction's partial.
+template <class Body>
+struct HostRangeReduceFunctor {
+  HostRangeFunctor<Body> range;
+  KAPI_IMPL_REDUCTION_HOOKS(typename Body::partials_type, range.body.args)
+
+  void operator()(std::int64_t chunk, value_type& update) const {
+    value_type partials = update;  // on this stack: kept in registers through the chunk
+    range.run(chunk, partials);
+    update = partials;
   }
 };
 
@@ -100,7 +121,12 @@ struct HostGroupsFunctor {
   std::size_t groups, groups_per_chunk;
   LaunchStatus* status;
 
-  void operator()(std::int64_t chunk) const {
+  void operator()(std::int64_t chunk) const { run(chunk); }
+
+  /// The chunk's work-groups; with reductions, `partials` (none or one) is what their
+  /// work-items combine into (all on this thread: contexts switch only at barriers).
+  template <class... Acc>
+  void run(std::int64_t chunk, Acc&... partials) const {
     HostGroup& group = HostGroup::this_thread();
     char* scratch = group.local_memory(body.layout.total);
     const Body local_body = body;
@@ -110,19 +136,21 @@ struct HostGroupsFunctor {
         group.run_phased(local_body.local_range.size(), g, *status,
                          [&] { local_body.run_group(g, scratch, GroupHandle{&group}); });
       } else {
-        run_flat(local_body, group, g, scratch);
+        run_flat(local_body, group, g, scratch, partials...);
       }
     }
   }
 
-  void run_flat(const Body& b, HostGroup& group, std::size_t group_linear, char* scratch) const {
+  template <class... Acc>
+  void run_flat(const Body& b, HostGroup& group, std::size_t group_linear, char* scratch,
+                Acc&... partials) const {
     constexpr int N = Body::dimensions;
     std::size_t group_id[N];
     delinearize(group_linear, b.group_range.extent, group_id);
     const GroupHandle handle{&group};
     auto run_one = [&](const std::size_t(&local_id)[N], std::size_t local_linear) {
       const Group<N> g(group_id, b.group_range.extent, b.local_range.extent, local_linear, handle);
-      b.call(NdItem<N>(g, local_id), scratch, typename Body::arg_indices{});
+      b.call(NdItem<N>(g, local_id), scratch, partials..., typename Body::arg_indices{});
     };
     group.run(
         b.local_range.size(), group_linear, *status,
@@ -147,6 +175,19 @@ struct HostGroupsFunctor {
   }
 };
 
+/// Nd-range kernels with reductions.
+template <class Body>
+struct HostGroupsReduceFunctor {
+  HostGroupsFunctor<Body, false> groups;
+  KAPI_IMPL_REDUCTION_HOOKS(typename Body::partials_type, groups.body.args)
+
+  void operator()(std::int64_t chunk, value_type& update) const {
+    value_type partials = update;
+    groups.run(chunk, partials);
+    update = partials;
+  }
+};
+
 template <class ExecSpace>
 struct Launcher<ExecSpace, true> {
   template <class Kernel, int N, class... Args>
@@ -154,10 +195,13 @@ struct Launcher<ExecSpace, true> {
     auto status = std::make_shared<LaunchStatus>();
     const std::size_t per_chunk = host_items_per_chunk(plan.items, static_cast<std::size_t>(space.concurrency()));
     const auto turn = host_dispatch_turn<ExecSpace>();
-    Kokkos::parallel_for(plan.label,
-                         Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(
-                             space, 0, static_cast<std::int64_t>(ceil_div(plan.items, per_chunk))),
-                         HostRangeFunctor<decltype(plan.body)>{plan.body, plan.items, per_chunk, status.get()});
+    const Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>> chunks(
+        space, 0, static_cast<std::int64_t>(ceil_div(plan.items, per_chunk)));
+    const HostRangeFunctor<decltype(plan.body)> functor{plan.body, plan.items, per_chunk, status.get()};
+    if constexpr (RangePlan<Kernel, N, Args...>::reduces)
+      Kokkos::parallel_reduce(plan.label, chunks, HostRangeReduceFunctor<decltype(plan.body)>{functor});
+    else
+      Kokkos::parallel_for(plan.label, chunks, functor);
     return status;
   }
 
@@ -167,10 +211,13 @@ struct Launcher<ExecSpace, true> {
     const std::size_t per_chunk =
         host_groups_per_chunk(plan.groups, plan.group_size, static_cast<std::size_t>(space.concurrency()));
     const auto turn = host_dispatch_turn<ExecSpace>();
-    Kokkos::parallel_for(plan.label,
-                         Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(
-                             space, 0, static_cast<std::int64_t>(ceil_div(plan.groups, per_chunk))),
-                         HostGroupsFunctor<decltype(plan.body), Phased>{plan.body, plan.groups, per_chunk, status.get()});
+    const Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>> chunks(
+        space, 0, static_cast<std::int64_t>(ceil_div(plan.groups, per_chunk)));
+    const HostGroupsFunctor<decltype(plan.body), Phased> functor{plan.body, plan.groups, per_chunk, status.get()};
+    if constexpr (NdRangePlan<Kernel, N, Phased, Args...>::reduces)
+      Kokkos::parallel_reduce(plan.label, chunks, HostGroupsReduceFunctor<decltype(plan.body)>{functor});
+    else
+      Kokkos::parallel_for(plan.label, chunks, functor);
     return status;
   }
 };
