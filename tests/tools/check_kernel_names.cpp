@@ -1,6 +1,7 @@
 // What Kokkos Tools sees of kapi's launches: run with the recorder library loaded
 // (KOKKOS_PROFILE_LIBRARY, KAPI_TOOLS_RECORD: tests/tools/CMakeLists.txt), it launches
-// range, nd-range, phased, named, loop-nest and reduce kernels on every enabled space a
+// range, nd-range, phased, named, loop-nest and reduce kernels, and range and nd-range
+// kernels with reduction variables (Kokkos parallel_reduce regions), on every enabled space a
 // known number of times, finalizes Kokkos (which closes the record) and checks that each
 // launch shows under its expected label exactly that many times.
 #include <kapi/kapi.hpp>
@@ -34,6 +35,20 @@ struct FillPhased {
   }
 };
 
+struct SumRange {
+  template <class View, class Sum>
+  KOKKOS_INLINE_FUNCTION void operator()(const kapi::Item<1>& it, const View& x, Sum& sum) const {
+    sum += x(it.get_id(0));
+  }
+};
+
+struct SumNdRange {
+  template <class View, class Sum>
+  KOKKOS_INLINE_FUNCTION void operator()(const kapi::NdItem<1>& it, const View& x, Sum& sum) const {
+    sum += x(it.get_global_id(0));
+  }
+};
+
 template <class View>
 struct NestBody {
   View a;
@@ -61,6 +76,16 @@ void launch_all(const Space& space) {
 
   for (int r = 0; r < 4; ++r) kapi::call_kernel("my-named-fill", space, FillRange{}, kapi::Range<1>(n), x);
   expected["for my-named-fill"] += 4;
+
+  // Launches with reduction variables are Kokkos parallel_reduce regions under the same labels.
+  Kokkos::View<float, Memory> total("total");
+  for (int r = 0; r < 2; ++r)
+    kapi::call_kernel(space, SumRange{}, kapi::Range<1>(n), x, kapi::reduction(total, kapi::plus<>()));
+  expected["reduce kapi::range " + kapi::detail::type_name<SumRange>()] += 2;
+  kapi::call_kernel(space, SumNdRange{}, kapi::NdRange<1>(n, 64), x, kapi::reduction(total, kapi::plus<>()));
+  expected["reduce kapi::nd_range " + kapi::detail::type_name<SumNdRange>()] += 1;
+  kapi::call_kernel("my-named-sum", space, SumRange{}, kapi::Range<1>(n), x, kapi::reduction(total, kapi::plus<>()));
+  expected["reduce my-named-sum"] += 1;
 
   Kokkos::View<double***, Kokkos::LayoutRight, Memory> a("a", 4, 8, 16);
   const NestBody<decltype(a)> body{a};

@@ -1,6 +1,8 @@
 // A minimal Kokkos Tools library (the kokkosp_* callback interface) for the tests: it
-// appends one line per parallel_for and deep copy to the file named by KAPI_TOOLS_RECORD,
+// appends one line per parallel_for, parallel_reduce and deep copy to the file named by
+// KAPI_TOOLS_RECORD,
 //   for <label>
+//   reduce <label>
 //   copy <destination label> <- <source label>
 // so that a test can check what Kokkos Tools users see of kapi's launches.
 #include <cstdint>
@@ -42,6 +44,12 @@ void kokkosp_begin_parallel_for(const char* name, std::uint32_t, std::uint64_t* 
   write_line("for", name);
 }
 void kokkosp_end_parallel_for(std::uint64_t) {}
+
+void kokkosp_begin_parallel_reduce(const char* name, std::uint32_t, std::uint64_t* id) {
+  *id = 0;
+  write_line("reduce", name);
+}
+void kokkosp_end_parallel_reduce(std::uint64_t) {}
 
 void kokkosp_begin_deep_copy(SpaceHandle, const char* dst_label, const void*, SpaceHandle, const char* src_label,
                              const void*, std::uint64_t) {
