@@ -9,8 +9,9 @@
 // Variants: reduce::variant_table at the end of this file (name, summary, kind, code);
 // the program's --variant list and --help and the benchmark's cases are read from it.
 // The code: pairwise.hpp, recursive.hpp and single_pass.hpp (the latter two thin
-// wrappers over kapi::reduce with kapi::plus), kokkos_parallel_reduce.hpp and
-// kokkos_blas_sum.hpp (the Kokkos anchors).
+// wrappers over kapi::reduce with kapi::plus), reduction_variable.hpp (a range kernel
+// with a kapi::reduction variable), kokkos_parallel_reduce.hpp and kokkos_blas_sum.hpp
+// (the Kokkos anchors).
 // Element types: int32, int64 (exact), float, double.
 //
 // Accuracy: a floating-point result obeys |computed - exact| <= d * eps * sum|x_i|, where
@@ -31,6 +32,7 @@
 #include "kokkos_parallel_reduce.hpp"
 #include "pairwise.hpp"
 #include "recursive.hpp"
+#include "reduction_variable.hpp"
 #include "single_pass.hpp"
 #include "workspace.hpp"
 
@@ -69,6 +71,17 @@ struct RunSinglePass {
   template <class T, class ExecSpace>
   std::size_t depth(const ExecSpace& space, std::size_t n) const {
     return single_pass_depth<T>(space, n);
+  }
+};
+struct RunReductionVariable {
+  template <class T, class ExecSpace>
+  T sum(const ExecSpace& space, const Kokkos::View<const T*, typename ExecSpace::memory_space>& x,
+        Workspace<T, ExecSpace>& ws) const {
+    return sum_reduction_variable(space, x, ws);
+  }
+  template <class T, class ExecSpace>
+  std::size_t depth(const ExecSpace& space, std::size_t n) const {
+    return reduction_variable_depth(space, n);
   }
 };
 struct RunKokkosParallelReduce {
@@ -121,6 +134,10 @@ inline constexpr kapi_apps::VariantTable variant_table{
                        "one nd-range launch: reduce_over_group, then the last group to finish adds the partial "
                        "sums (kapi::reduce)",
                        kapi_apps::Kind::kapi, RunSinglePass{}),
+    kapi_apps::variant("reduction-variable",
+                       "one range kernel adding each element into a kapi::reduction variable (SYCL 2020's "
+                       "sycl::reduction; a Kokkos parallel_reduce with kokkos-parallel-reduce's body)",
+                       kapi_apps::Kind::kapi, RunReductionVariable{}),
     kapi_apps::variant("kokkos-parallel-reduce",
                        "anchor: Kokkos::parallel_reduce over a RangePolicy, accumulating in T (the benchmark's "
                        "raw-Kokkos twin)",
