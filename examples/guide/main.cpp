@@ -3,6 +3,8 @@
 // rejected launch looks like. Exit status 0 only when every check passed.
 //
 //   guide-blur [n [radius [local]]]      defaults: 100000 5 256
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -60,6 +62,13 @@ void blur_signal(std::size_t n, int radius, std::size_t local, Checks& checks) {
   Kokkos::deep_copy(out, -1.0f);  // an element a form skips keeps this and fails the check
   guide::blur_range(space, in, out, radius);
   checks.compare("range kernel", to_vector(out), want);
+
+  Kokkos::deep_copy(out, -1.0f);
+  const float change = guide::blur_range_max_change(space, in, out, radius);
+  checks.compare("range kernel with a reduction variable", to_vector(out), want);
+  float want_change = 0;
+  for (std::size_t i = 0; i < n; ++i) want_change = std::max(want_change, std::fabs(want[i] - input[i]));
+  checks.compare("  its largest change, max |out - in|", {change}, {want_change});
 
   Kokkos::deep_copy(out, -1.0f);
   guide::blur_nd_range(space, in, out, radius, local);

@@ -6,6 +6,8 @@
 #include <guide/blur_reference.hpp>
 #include <guide/blur_rows.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -47,6 +49,26 @@ TYPED_TEST(GuideBlur, EveryFormMatchesTheReference) {
               << form_name(form) << " n=" << n << " radius=" << radius << " local=" << local;
         }
       }
+}
+
+TYPED_TEST(GuideBlur, RangeKernelWithAReductionVariable) {
+  // The blur and, from the same launch, its largest change: max |out(i) - in(i)| on the host.
+  for (std::size_t n : {0, 1, 7, 1000, 100003})
+    for (int radius : {0, 2, 70}) {
+      const std::vector<float> input = guide::sample_signal(n);
+      const std::vector<float> want = guide::box_blur_reference(input, radius);
+      float want_change = 0;
+      for (std::size_t i = 0; i < n; ++i) want_change = std::max(want_change, std::fabs(want[i] - input[i]));
+      const auto in = kapi_test::make_view<float, TypeParam>("in", n, [&](std::size_t i) { return input[i]; });
+      typename TestFixture::Signal out("out", n);
+      const float change = guide::blur_range_max_change(TypeParam(), in, out, radius);
+      const auto host = kapi_test::to_host(out);
+      EXPECT_EQ(std::vector<float>(host.data(), host.data() + n), want) << "n=" << n << " radius=" << radius;
+      EXPECT_EQ(change, want_change) << "n=" << n << " radius=" << radius;
+      if (radius > 0 && n > 1) {
+        EXPECT_GT(change, 0.0f) << "n=" << n << " radius=" << radius;
+      }
+    }
 }
 
 TYPED_TEST(GuideBlur, EmptySignalIsANoOp) {

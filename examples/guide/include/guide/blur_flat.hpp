@@ -4,6 +4,7 @@
 //
 //   guide::blur_range(space, in, out, radius);
 //   guide::blur_nd_range(space, in, out, radius, 256);   // work-groups of 256, any n
+//   float change = guide::blur_range_max_change(space, in, out, radius);  // and max |out - in|
 #include <kapi/kapi.hpp>
 
 #include <cstddef>
@@ -60,6 +61,34 @@ template <class ExecSpace, class In, class Out>
 void blur_range(const ExecSpace& space, const In& in, const Out& out, int radius) {
   check_blur_arguments(in, out, radius);
   kapi::call_kernel(space, BoxBlurRange{}, kapi::Range<1>(in.extent(0)), in, out, radius);
+}
+// [guide:end]
+
+// [guide:reduction-kernel]
+/// The range blur that also measures, in the same launch, the largest change it makes:
+/// every work-item combines |out(i) - in(i)| into a reduction variable.
+struct BoxBlurRangeMaxChange {
+  template <class In, class Out, class MaxChange>
+  KOKKOS_INLINE_FUNCTION void operator()(const kapi::Item<1>& it, const In& in, const Out& out, int radius,
+                                         MaxChange& max_change) const {
+    const std::size_t i = it.get_id(0), n = in.extent(0);
+    const float blurred =
+        window_mean([&](std::ptrdiff_t j) { return in(clamp_index(j, n)); }, std::ptrdiff_t(i) - radius, radius);
+    out(i) = blurred;
+    max_change.combine(kapi::fabs(blurred - in(i)));
+  }
+};
+
+/// Blurs `in` into `out` and returns the largest |out(i) - in(i)|.
+template <class ExecSpace, class In, class Out>
+float blur_range_max_change(const ExecSpace& space, const In& in, const Out& out, int radius) {
+  check_blur_arguments(in, out, radius);
+  Kokkos::View<float, typename ExecSpace::memory_space> max_change("max_change");  // 0: max combines with it
+  kapi::call_kernel(space, BoxBlurRangeMaxChange{}, kapi::Range{in.extent(0)}, in, out, radius,
+                    kapi::reduction(max_change, kapi::maximum<>()));
+  float result;
+  Kokkos::deep_copy(result, max_change);
+  return result;
 }
 // [guide:end]
 
