@@ -234,7 +234,7 @@ std::vector<std::size_t> default_sizes(const Harness& h) {
   }
 }
 
-#if defined(KAPI_BENCH_OPENBLAS_CONTROL)
+#if defined(KAPI_BENCH_OPENBLAS_CONTROL) && defined(KAPI_APPS_HAVE_KOKKOS_KERNELS)
 /// OpenBLAS starts its worker threads on its first parallel call, and a new thread inherits
 /// the CPU affinity of its creator. By then OpenMP (OMP_PROC_BIND) has bound the main
 /// thread to one core, so every OpenBLAS worker would share that core: the anchor ran at
@@ -262,7 +262,9 @@ void start_blas_threads_unbound(int threads) {
 
 void register_all(Harness& h) {
 #if defined(KAPI_BENCH_OPENBLAS_CONTROL)
+#if defined(KAPI_APPS_HAVE_KOKKOS_KERNELS)  // (without Kokkos Kernels there is no BLAS anchor)
   if (gemm_anchor() == Gemm::kokkos_kernels_vendor) start_blas_threads_unbound(host_threads());
+#endif
   if (openblas_get_num_threads)
     benchmark::AddCustomContext("openblas_threads", std::to_string(openblas_get_num_threads()) +
                                                         " (started unbound: they float over the cores)");

@@ -49,7 +49,7 @@ std::string launch_error_of(F&& f) {
 template <class Space>
 struct SparseHugeFrame {
   Vec<int, Space> out;
-  KOKKOS_INLINE_FUNCTION void operator()(const kapi::NdItem<1>& it) const {
+  KOKKOS_INLINE_FUNCTION void operator()([[maybe_unused]] const kapi::NdItem<1>& it) const {
 #if !KAPI_COMPILING_DEVICE_CODE  // launched on host spaces only
     kapi::PrivateArray<char, 256 * 1024> frame;  // twice the default work-item stack
     volatile char* p = &frame[0];
@@ -89,7 +89,7 @@ TYPED_TEST(Hardening, WorkItemStackOverflowDiesWithAMessage) {
 template <class Space>
 struct LargeFrameNoBarrier {
   Vec<int, Space> out;
-  KOKKOS_INLINE_FUNCTION void operator()(const kapi::NdItem<1>& it) const {
+  KOKKOS_INLINE_FUNCTION void operator()([[maybe_unused]] const kapi::NdItem<1>& it) const {
 #if !KAPI_COMPILING_DEVICE_CODE  // launched on host spaces only
     kapi::PrivateArray<int, 256 * 1024> frame;  // 1 MiB
     volatile int* p = &frame[0];
@@ -132,7 +132,8 @@ template <class Space>
 struct RecordFrames {
   Vec<std::uintptr_t, Space> where;
   Vec<std::uint32_t, Space> out;
-  KOKKOS_INLINE_FUNCTION void operator()(const kapi::NdItem<1>& it, const kapi::LocalAccessor<std::uint32_t, 1>& ids) const {
+  KOKKOS_INLINE_FUNCTION void operator()([[maybe_unused]] const kapi::NdItem<1>& it,
+                                         [[maybe_unused]] const kapi::LocalAccessor<std::uint32_t, 1>& ids) const {
 #if !KAPI_COMPILING_DEVICE_CODE  // launched on host spaces only
     volatile int marker = int(it.get_local_id(0));
     ids[it.get_local_id(0)] = std::uint32_t(it.get_global_id(0));
@@ -251,7 +252,7 @@ TYPED_TEST(Hardening, OverflowingSizesAreRejected) {
 template <class Space>
 struct LaunchesInside {
   Vec<int, Space> out;
-  KOKKOS_INLINE_FUNCTION void operator()(const kapi::NdItem<1>& it) const {
+  KOKKOS_INLINE_FUNCTION void operator()([[maybe_unused]] const kapi::NdItem<1>& it) const {
 #if !KAPI_COMPILING_DEVICE_CODE  // launched on host spaces only
     if (it.get_local_id(0) == 1)
       kapi::call_kernel(Space(), Nothing<1>{}, kapi::NdRange<1>({4}, {2}));
@@ -261,7 +262,7 @@ struct LaunchesInside {
 };
 template <class Space>
 struct RangeLaunchesInside {
-  KOKKOS_INLINE_FUNCTION void operator()(const kapi::Item<1>& it) const {
+  KOKKOS_INLINE_FUNCTION void operator()([[maybe_unused]] const kapi::Item<1>& it) const {
 #if !KAPI_COMPILING_DEVICE_CODE  // launched on host spaces only
     if (it.get_id(0) == 3) kapi::call_kernel(Space(), Nothing<1>{}, kapi::Range<1>(4));
 #endif
@@ -290,7 +291,7 @@ struct Throws {
   int where;  // 0: range, 1: barrier-free nd-range, 2: after a barrier, 3: phased
   std::size_t victim;
   template <class I>
-  KOKKOS_INLINE_FUNCTION void operator()(const I& it) const {
+  KOKKOS_INLINE_FUNCTION void operator()([[maybe_unused]] const I& it) const {
 #if !KAPI_COMPILING_DEVICE_CODE  // launched on host spaces only
     if constexpr (std::is_same_v<I, kapi::Item<1>>) {
       if (it.get_id(0) == victim) throw std::runtime_error("thrown by work-item " + std::to_string(victim));
@@ -304,7 +305,7 @@ struct Throws {
 };
 template <class Space>
 struct ThrowsPhased {
-  KOKKOS_INLINE_FUNCTION void operator()(const kapi::WorkGroup<1>& g) const {
+  KOKKOS_INLINE_FUNCTION void operator()([[maybe_unused]] const kapi::WorkGroup<1>& g) const {
 #if !KAPI_COMPILING_DEVICE_CODE  // launched on host spaces only
     kapi::for_each_work_item(g, [&](const kapi::NdItem<1>& it) {
       if (g.get_group_id(0) == 1 && it.get_local_id(0) == 2) throw std::runtime_error("thrown in a phase");
@@ -412,12 +413,12 @@ TEST(HardeningOpenMP, LaunchFromAnotherThreadIsRejected) {
         [] { kapi::call_kernel(Kokkos::OpenMP(), Nothing<1>{}, kapi::NdRange<1>({8}, {4})); });
   });
   other.join();
-  if (Kokkos::OpenMP::in_parallel() || std::string(message).empty()) {
-    // Kokkos 4 runs OpenMP launches from any thread: nothing to reject there.
-    EXPECT_TRUE(message.empty() || message.find("thread other than") != std::string::npos) << message;
-  } else {
-    EXPECT_THAT(message, HasSubstr("from a thread other than the one that initialised Kokkos"));
-  }
+#if KOKKOS_VERSION >= 40000
+  // Kokkos 4 runs OpenMP launches from any thread: nothing to reject there.
+  EXPECT_TRUE(message.empty() || message.find("thread other than") != std::string::npos) << message;
+#else
+  EXPECT_THAT(message, HasSubstr("from a thread other than the one that initialised Kokkos"));
+#endif
 }
 #endif
 
