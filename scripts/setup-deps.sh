@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Installs what a configuration needs and prints nothing but progress; idempotent.
 #   scripts/setup-deps.sh <config>
-# Debian packages: GoogleTest, Google Benchmark, OpenBLAS, Boost.Context, matplotlib, ccache.
+# Debian packages: GoogleTest, Google Benchmark, OpenBLAS, Boost.Context, matplotlib, ccache
+# (and hipcc for the hip configuration).
 # Kokkos + Kokkos Kernels 3.4.01: built from Debian's trilinos 13.2 source package, one
 # install per configuration under $KAPI_CACHE (default ~/.cache/kapi), unless the user
-# gives their own Kokkos with Kokkos_ROOT.
+# gives their own Kokkos with Kokkos_ROOT. The hip configuration has no Kokkos Kernels.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 config=${1:?usage: setup-deps.sh <config>}
@@ -67,6 +68,7 @@ first_line() { printf '%s' "$1" | grep -m1 . | cut -c1-200; }
 
 # --- Debian packages --------------------------------------------------------------
 pkgs=(cmake g++ ccache libgtest-dev libbenchmark-dev libopenblas-dev libboost-context-dev python3-matplotlib ca-certificates)
+[ "$config" = hip ] && pkgs+=(hipcc)  # ROCm 5.2.3's HIP compiler (clang 15) and runtime headers
 missing=()
 if [ -z "$offline" ]; then
   for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
@@ -140,6 +142,11 @@ if [ "$config" != "${config#cuda}" ]; then
   patch -d "$work/kokkos-kernels" -p1 -s < "$here/configs/patches/kokkos-kernels-3.4.01-cuda13.patch"
   kokkos_cmake_args+=(-DCMAKE_CXX_COMPILER="$work/kokkos/bin/nvcc_wrapper")
 fi
+if [ "$config" = hip ]; then
+  say "applying the project's MI200 (gfx90a) patch to Kokkos 3.4.01"
+  patch -d "$work/kokkos" -p1 -s < "$here/configs/patches/kokkos-3.4.01-hip-vega90a.patch"
+  kokkos_cmake_args+=(-DCMAKE_CXX_COMPILER=hipcc)
+fi
 
 say "building Kokkos 3.4.01 for '$config' ($jobs jobs; a few minutes)"
 cmake -S "$work/kokkos" -B "$work/build-kokkos" -C "$here/configs/$config.cmake" \
@@ -148,7 +155,8 @@ cmake -S "$work/kokkos" -B "$work/build-kokkos" -C "$here/configs/$config.cmake"
 cmake --build "$work/build-kokkos" -j "$jobs" > "$work/kokkos-build.log" 2>&1 || { tail -40 "$work/kokkos-build.log"; exit 1; }
 cmake --install "$work/build-kokkos" > /dev/null
 
-# Kokkos Kernels: no explicit instantiation (the apps instantiate the few kernels they
+# Kokkos Kernels (not for hip: no rocBLAS anchors there, and the apps build without it):
+# no explicit instantiation (the apps instantiate the few kernels they
 # use), BLAS from OpenBLAS on the host and cuBLAS on CUDA (no cuSPARSE: the calls that
 # Kokkos Kernels 3.4.01 makes into it were removed in CUDA 12).
 # OpenBLAS' Fortran symbols are lower case with a trailing underscore; saying so spares
@@ -160,6 +168,7 @@ if [ -n "$offline" ]; then
 fi
 [ "$config" != "${config#cuda}" ] && kk_tpls+=(-DKokkosKernels_ENABLE_TPL_CUBLAS=ON -DKokkosKernels_ENABLE_TPL_CUSPARSE=OFF
   -DCMAKE_PROJECT_INCLUDE="$here/cmake/find-cudatoolkit-first.cmake")
+if [ "$config" != hip ]; then
 say "building Kokkos Kernels 3.4.01 for '$config'"
 cmake -S "$work/kokkos-kernels" -B "$work/build-kk" -DKokkos_ROOT="$prefix" \
   -DCMAKE_CXX_COMPILER="$(grep -m1 '^CMAKE_CXX_COMPILER:' "$work/build-kokkos/CMakeCache.txt" | cut -d= -f2)" \
@@ -173,6 +182,7 @@ cmake -S "$work/kokkos-kernels" -B "$work/build-kk" -DKokkos_ROOT="$prefix" \
   "${kk_tpls[@]}" > "$work/kk-configure.log" 2>&1 || { tail -30 "$work/kk-configure.log"; exit 1; }
 cmake --build "$work/build-kk" -j "$jobs" > "$work/kk-build.log" 2>&1 || { tail -40 "$work/kk-build.log"; exit 1; }
 cmake --install "$work/build-kk" > /dev/null
+fi
 touch "$prefix/.kapi-complete"
 rm -rf "$work/build-kokkos" "$work/build-kk"
 say "Kokkos for '$config' installed in $prefix"
