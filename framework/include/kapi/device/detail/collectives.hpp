@@ -85,7 +85,13 @@ template <class T, class Op>
 __device__ T device_reduce(const DeviceTeamMember& team, const T& x, const Op& op) {
   using V = std::conditional_t<(sizeof(T) < sizeof(int)), int, T>;
   V value = V(x);
-  team.team_barrier();  // Kokkos 3.4's inter-warp step writes shared slots without one
+#if KOKKOS_VERSION < 30701
+  // Before 3.7.01 Kokkos' inter-warp step stores into its shared slots without a barrier
+  // and ends without one, so a team_reduce right after another could overwrite slots slow
+  // warps still read (Kokkos PR 5540). Later versions end it with one. Either way every
+  // thread passes a block barrier inside team_reduce: the call stays a group barrier.
+  team.team_barrier();
+#endif
   team.team_reduce(OpReducer<V, T, Op>{&value, op}, value);
   return T(value);
 }
