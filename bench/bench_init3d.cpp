@@ -40,8 +40,7 @@ using Policy3 = Kokkos::MDRangePolicy<Space, Kokkos::Rank<3, Kokkos::Iterate::Ri
                                       Kokkos::IndexType<std::int64_t>>;
 
 Policy3 whole(const Space& space, const Array& a) {
-  return Policy3(space, {0, 0, 0},
-                 {std::int64_t(a.extent(0)), std::int64_t(a.extent(1)), std::int64_t(a.extent(2))});
+  return Policy3(space, {0, 0, 0}, {std::int64_t(a.extent(0)), std::int64_t(a.extent(1)), std::int64_t(a.extent(2))});
 }
 
 /// Counts the entries that differ from what the fill should have written.
@@ -111,9 +110,12 @@ std::vector<std::size_t> default_sizes(const Harness& h) {
   const std::vector<std::size_t> all = {50, 100, 200, 300, 400, 500, 600, 800, 1000};
   const bool full = h.options().full();
   switch (h.backend()) {
-    case Backend::serial: return between(all, 50, full ? 600 : 300);
-    case Backend::host_parallel: return between(all, 50, full ? 1000 : 400);
-    default: return full ? all : std::vector<std::size_t>{100, 200, 400, 600, 800, 1000};
+    case Backend::serial:
+      return between(all, 50, full ? 600 : 300);
+    case Backend::host_parallel:
+      return between(all, 50, full ? 1000 : 400);
+    default:
+      return full ? all : std::vector<std::size_t>{100, 200, 400, 600, 800, 1000};
   }
 }
 
@@ -125,11 +127,12 @@ void register_all(Harness& h) {
                     ? "plain OpenMP 'parallel for simd schedule(static)' fill of the contiguous array, " + threads
                     : "plain 'omp simd' fill loop over one contiguous chunk of the array per Kokkos thread (" +
                           threads + " of the Kokkos space's own pool)");
-  benchmark::AddCustomContext("raw_kokkos", "Kokkos::MDRangePolicy<Rank<3, Right, Right>>, default tiles, init3d's body");
+  benchmark::AddCustomContext("raw_kokkos",
+                              "Kokkos::MDRangePolicy<Rank<3, Right, Right>>, default tiles, init3d's body");
   const Space space = h.space();
   const Cache data = h.make_cache<Data>(make_data);
   for (std::size_t n : h.sweep(default_sizes(h))) {
-    const char* anchor_name = anchor_is_memset()               ? "cuda-memset"
+    const char* anchor_name = anchor_is_memset()              ? "cuda-memset"
                               : host_loop == HostLoop::openmp ? "openmp-fill"
                                                               : "chunked-fill";
     Case anchor = base(space, data, n, anchor_name, Role::anchor);

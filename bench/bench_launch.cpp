@@ -76,16 +76,17 @@ Case kapi_case(const Space& space, const Cache& data, const std::string& name, c
 
 void register_all(Harness& h) {
   benchmark::AddCustomContext("raw_kokkos", "Kokkos::parallel_for(RangePolicy(space, 0, 1), functor) + fence");
-  benchmark::AddCustomContext("launch_timing", "host wall clock (steady_clock) from the call to the fence's return, "
-                                               "on every space (CUDA included)");
+  benchmark::AddCustomContext("launch_timing",
+                              "host wall clock (steady_clock) from the call to the fence's return, "
+                              "on every space (CUDA included)");
   const Space space = h.space();
   const Cache data = h.make_cache<Data>([](std::size_t) { return Data{Flag(std::string("flag"), 1)}; });
   Case raw = base(data, "raw-parallel-for", Role::raw_kokkos);
   raw.bind = [space, data] {
     auto d = data->get(1);
     return std::function<void()>([space, d] {
-      Kokkos::parallel_for("bench_launch::raw", Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(space, 0, 1),
-                           RawStore{d->flag});
+      Kokkos::parallel_for("bench_launch::raw",
+                           Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(space, 0, 1), RawStore{d->flag});
       space.fence();
     });
   };

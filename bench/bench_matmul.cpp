@@ -8,6 +8,13 @@
 //   raw-kokkos  raw-teampolicy-t16  the sliding-window algorithm written directly on
 //                                   Kokkos TeamPolicy + team scratch (raw/matmul_sliding_window.hpp):
 //                                   the twin of sliding-window-t16 on devices, of phased-t16 on host
+//   library     cublas-tf32         on CUDA: cublasGemmEx, fp32 A, B and C, CUBLAS_COMPUTE_32F_FAST_TF32
+//                                   (tensor cores, inputs rounded to tf32): the anchor of tuned-tf32
+//               cublas-bf16         on CUDA: cublasGemmEx, bfloat16 A and B (converted on the device
+//                                   once, before any timing), fp32 C, CUBLAS_COMPUTE_32F: the anchor
+//                                   of tuned-bf16 (which reads fp32 A and B and rounds them as it
+//                                   stages its tiles, inside its time)
+//               cublas-fp16         likewise with IEEE half inputs: the anchor of tuned-fp16
 //   kapi        the framework variants of matmul::variant_table
 // Work: 2·n³ FLOP per run. Check: exact (the data are small multiples of powers of two,
 // so every summation order gives the same floats): a checksum of all of C and 256 entries.
@@ -160,14 +167,16 @@ std::string gemm_description() {
   const std::string threads = std::to_string(host_threads());
   switch (gemm_anchor()) {
     case Gemm::kokkos_kernels_vendor:
-      return is_cuda_space<Space> ? "KokkosBlas::gemm -> cuBLAS cublasSgemm (Kokkos Kernels' cuBLAS TPL; default math "
-                                    "mode: no TF32)"
-                                  : "KokkosBlas::gemm -> OpenBLAS sgemm (Kokkos Kernels' BLAS TPL), " + threads +
-                                        " threads";
-    case Gemm::cublas: return "cublasSgemm called directly (Kokkos Kernels has no cuBLAS TPL; default math mode: no TF32)";
+      return is_cuda_space<Space>
+                 ? "KokkosBlas::gemm -> cuBLAS cublasSgemm (Kokkos Kernels' cuBLAS TPL; default math "
+                   "mode: no TF32)"
+                 : "KokkosBlas::gemm -> OpenBLAS sgemm (Kokkos Kernels' BLAS TPL), " + threads + " threads";
+    case Gemm::cublas:
+      return "cublasSgemm called directly (Kokkos Kernels has no cuBLAS TPL; default math mode: no TF32)";
     case Gemm::kokkos_kernels_native:
       return "KokkosBlas::gemm, Kokkos Kernels' own kernel (no vendor BLAS TPL: not a vendor anchor)";
-    default: return "none: Kokkos Kernels not found at configure time";
+    default:
+      return "none: Kokkos Kernels not found at configure time";
   }
 }
 
@@ -189,6 +198,44 @@ class Cublas {
   Harness& h_;
   cublasHandle_t handle_ = nullptr;
 };
+
+/// Row-major C = A·B through cublasGemmEx in a tensor-core math mode: inputs of type
+/// `in` (A and B of the same type), fp32 C, `compute` (C^T = B^T·A^T, column-major).
+void cublas_gemm_ex(cublasHandle_t h, const Space& space, const void* a, const void* b, const Matrix& c,
+                    std::size_t k_extent, cudaDataType in, cublasComputeType_t compute) {
+  const int m = int(c.extent(0)), n = int(c.extent(1)), k = int(k_extent);
+  const float one = 1, zero = 0;
+  cublasSetStream(h, space.cuda_stream());
+  if (cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, b, in, n, a, in, k, &zero, c.data(), CUDA_R_32F, n,
+                   compute, CUBLAS_GEMM_DEFAULT) != CUBLAS_STATUS_SUCCESS)
+    throw std::runtime_error("cublasGemmEx failed");
+}
+
+/// A and B converted to a 16-bit input type on the device, once per size (before timing).
+template <class H>
+struct Converted {
+  Kokkos::View<H**, Kokkos::LayoutRight, Space::memory_space> a, b;
+};
+template <class H>
+struct ConvertAB {
+  Matrix a, b;
+  Kokkos::View<H**, Kokkos::LayoutRight, Space::memory_space> ha, hb;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, std::int64_t j) const {
+    ha(i, j) = H(a(i, j));
+    hb(i, j) = H(b(i, j));
+  }
+};
+template <class H>
+std::shared_ptr<Converted<H>> convert(const Space& space, const Data& d) {
+  auto out = std::make_shared<Converted<H>>();
+  out->a = decltype(out->a)(Kokkos::view_alloc(std::string("A16"), Kokkos::WithoutInitializing), d.n, d.n);
+  out->b = decltype(out->b)(Kokkos::view_alloc(std::string("B16"), Kokkos::WithoutInitializing), d.n, d.n);
+  const auto e = static_cast<std::int64_t>(d.n);
+  using Policy = Kokkos::MDRangePolicy<Space, Kokkos::Rank<2>, Kokkos::IndexType<std::int64_t>>;
+  Kokkos::parallel_for("bench_matmul::convert", Policy(space, {0, 0}, {e, e}), ConvertAB<H>{d.a, d.b, out->a, out->b});
+  space.fence();
+  return out;
+}
 
 /// Row-major C = A·B through column-major cuBLAS: C^T = B^T·A^T.
 void cublas_sgemm(cublasHandle_t h, const Space& space, const Matrix& a, const Matrix& b, const Matrix& c) {
@@ -228,9 +275,12 @@ std::vector<std::size_t> default_sizes(const Harness& h) {
   const std::vector<std::size_t> all = {128, 256, 512, 1024, 2048, 4096, 8192};
   const bool full = h.options().full();
   switch (h.backend()) {
-    case Backend::serial: return between(all, 128, full ? 2048 : 512);
-    case Backend::host_parallel: return between(all, 128, full ? 4096 : 2048);
-    default: return between(all, full ? 128 : 512, 8192);
+    case Backend::serial:
+      return between(all, 128, full ? 2048 : 512);
+    case Backend::host_parallel:
+      return between(all, 128, full ? 4096 : 2048);
+    default:
+      return between(all, full ? 128 : 512, 8192);
   }
 }
 
@@ -290,6 +340,62 @@ void register_all(Harness& h) {
     };
     h.add(raw);
 
+#if defined(KOKKOS_ENABLE_CUDA) && defined(KAPI_BENCH_HAVE_CUBLAS)
+    if (is_cuda_space<Space>) {  // the tensor-core anchors, in the math mode of each tuned-* variant
+      Case tf32 = base(h, data, n, "cublas-tf32", Role::library);
+      tf32.bind = [cublas, space, data, n] {
+        auto d = data->get(n);
+        cublasHandle_t hd = cublas->handle();
+        return std::function<void()>([hd, space, d] {
+          cublas_gemm_ex(hd, space, d->a.data(), d->b.data(), d->c, d->n, CUDA_R_32F, CUBLAS_COMPUTE_32F_FAST_TF32);
+        });
+      };
+      h.add(tf32);
+      Case bf16 = base(h, data, n, "cublas-bf16", Role::library);
+      bf16.bind = [cublas, space, data, n] {
+        auto d = data->get(n);
+        auto x = convert<kapi::bfloat16>(space, *d);
+        cublasHandle_t hd = cublas->handle();
+        return std::function<void()>([hd, space, d, x] {
+          cublas_gemm_ex(hd, space, x->a.data(), x->b.data(), d->c, d->n, CUDA_R_16BF, CUBLAS_COMPUTE_32F);
+        });
+      };
+      h.add(bf16);
+      Case fp16 = base(h, data, n, "cublas-fp16", Role::library);
+      fp16.bind = [cublas, space, data, n] {
+        auto d = data->get(n);
+        auto x = convert<kapi::half>(space, *d);
+        cublasHandle_t hd = cublas->handle();
+        return std::function<void()>([hd, space, d, x] {
+          cublas_gemm_ex(hd, space, x->a.data(), x->b.data(), d->c, d->n, CUDA_R_16F, CUBLAS_COMPUTE_32F);
+        });
+      };
+      h.add(fp16);
+      // Shapes of the tensor-core kernel beside the defaults (16, two groups per SM):
+      // one group per SM (no register cap), and bf16 with BK = 32.
+      const auto shaped = [&](const char* name, auto run) {
+        Case c = base(h, data, n, name, Role::kapi);
+        c.bind = [space, data, n, run] {
+          auto d = data->get(n);
+          const ConstMatrix a = d->a, b = d->b;
+          return std::function<void()>([space, d, a, b, run] { run(space, a, b, d->c); });
+        };
+        h.add(c);
+      };
+      shaped("tuned-tf32-g1", [](const Space& s, const ConstMatrix& a, const ConstMatrix& b, const Matrix& c) {
+        matmul::multiply_joint_matrix_shaped<kapi::precision::tf32,
+                                             matmul::JointShape<kapi::precision::tf32, false, 16, 1>>(s, a, b, c);
+      });
+      shaped("tuned-bf16-g1", [](const Space& s, const ConstMatrix& a, const ConstMatrix& b, const Matrix& c) {
+        matmul::multiply_joint_matrix_shaped<kapi::bfloat16, matmul::JointShape<kapi::bfloat16, false, 16, 1>>(s, a, b,
+                                                                                                               c);
+      });
+      shaped("tuned-bf16-k32-g1", [](const Space& s, const ConstMatrix& a, const ConstMatrix& b, const Matrix& c) {
+        matmul::multiply_joint_matrix_shaped<kapi::bfloat16, matmul::JointShape<kapi::bfloat16, false, 32, 1>>(s, a, b,
+                                                                                                               c);
+      });
+    }
+#endif
     for_each_measured_variant(matmul::variant_table, [&](const auto& v, Role role) {
       Case c = base(h, data, n, std::string(v.name), role);
       c.bind = [space, data, n, run = v.run] {

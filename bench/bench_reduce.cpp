@@ -65,7 +65,12 @@ struct Data {
   T* pinned = nullptr;
   Data() = default;
   Data(Data&& o) noexcept
-      : n(o.n), x(o.x), ws(std::move(o.ws)), result(o.result), device_sum(o.device_sum), cub_temp(o.cub_temp),
+      : n(o.n),
+        x(o.x),
+        ws(std::move(o.ws)),
+        result(o.result),
+        device_sum(o.device_sum),
+        cub_temp(o.cub_temp),
         pinned(o.pinned) {
     o.pinned = nullptr;
   }
@@ -89,8 +94,8 @@ Data make_data(const Space& space, std::size_t n) {
     cuda_check(cub::DeviceReduce::Sum(nullptr, bytes, d.x.data(), d.device_sum.data(), static_cast<int>(n),
                                       space.cuda_stream()),
                "cub::DeviceReduce::Sum (size query)");
-    d.cub_temp = Kokkos::View<char*, MemSpace>(Kokkos::view_alloc(std::string("cub_temp"), Kokkos::WithoutInitializing),
-                                               bytes);
+    d.cub_temp =
+        Kokkos::View<char*, MemSpace>(Kokkos::view_alloc(std::string("cub_temp"), Kokkos::WithoutInitializing), bytes);
     cuda_check(cudaMallocHost(reinterpret_cast<void**>(&d.pinned), sizeof(T)), "cudaMallocHost");
   }
 #endif
@@ -167,7 +172,8 @@ std::vector<std::size_t> default_sizes(const Harness& h) {
 void register_all(Harness& h) {
 #if defined(KOKKOS_ENABLE_CUDA)
   if constexpr (is_cuda_space<Space>) {
-    benchmark::AddCustomContext("anchor", "cub::DeviceReduce::Sum on the space's stream + 4-byte copy to pinned host memory");
+    benchmark::AddCustomContext("anchor",
+                                "cub::DeviceReduce::Sum on the space's stream + 4-byte copy to pinned host memory");
   } else
 #endif
   {
@@ -175,8 +181,8 @@ void register_all(Harness& h) {
     benchmark::AddCustomContext(
         "anchor", host_loop == HostLoop::openmp
                       ? "plain OpenMP 'parallel for simd reduction(+:s) schedule(static)', " + threads
-                      : "plain 'omp simd reduction(+:s)' loop over one contiguous chunk per Kokkos thread (" +
-                            threads + " of the Kokkos space's own pool), partial sums added on the host");
+                      : "plain 'omp simd reduction(+:s)' loop over one contiguous chunk per Kokkos thread (" + threads +
+                            " of the Kokkos space's own pool), partial sums added on the host");
   }
   benchmark::AddCustomContext("raw_kokkos", "Kokkos::parallel_reduce(RangePolicy<Space>(0, n), functor, host scalar)");
   const Space space = h.space();

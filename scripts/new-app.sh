@@ -16,7 +16,7 @@
 #                                            nd-range with local memory and a barrier,
 #                                            phased), their variant list and dispatch
 #   apps/<name>/main.cpp                     kapi-<name>: verify against a host loop, time
-#   tests/test_app_<name>.cpp                typed tests over every execution space
+#   tests/test_app_<name>.cpp                typed tests over the tested execution spaces
 #   bench/bench_<name>.cpp                   Google Benchmark: the variants and an anchor
 # The build, the test suite and scripts/run-suite.sh pick them up without further edits.
 # Exit status: 0 created, 2 refused (nothing is written then).

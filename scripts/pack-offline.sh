@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Packs what `./kapi` downloads into one folder, for a machine without network (an
 # air-gapped cluster node, a lent GPU machine): the Kokkos 3.4.01 / Kokkos Kernels 3.4.01
-# sources and the Debian packages the build needs. There, run
+# sources and the Debian packages the build needs, OpenMPI's with the libraries it loads
+# that a machine without MPI lacks (about 7 MB; setup unpacks them into a private root and
+# relocates OpenMPI there with OPAL_PREFIX). There, run
 #   KAPI_OFFLINE=<folder> ./kapi test <config>
 #   scripts/pack-offline.sh [folder]      (default: .offline, ignored by git)
 set -euo pipefail
@@ -26,7 +28,10 @@ debs=$(mktemp -d "$out/.debs.XXXXXX"); scratch+=("$debs")
 (cd "$debs" && apt-get download -o APT::Sandbox::User=root \
    libgtest-dev libgmock-dev googletest libbenchmark-dev libbenchmark1debian \
    libboost-context1.74-dev libboost-context1.74.0 libboost1.74-dev \
-   libopenblas-dev libopenblas-pthread-dev libopenblas0-pthread >/dev/null) ||
+   libopenblas-dev libopenblas-pthread-dev libopenblas0-pthread \
+   openmpi-bin openmpi-common libopenmpi3 libopenmpi-dev libevent-core-2.1-7 libevent-pthreads-2.1-7 libfabric1 \
+   libhwloc15 libibverbs1 libnl-3-200 libnl-route-3-200 libpmix2 libpsm-infinipath1 libpsm2-2 libucx0 librdmacm1 \
+   libmunge2 libnuma1 >/dev/null) ||
   die "apt-get download of the Debian packages failed (network? Debian 12's archive in the apt sources?)"
 for d in "$debs"/*.deb; do dpkg-deb --info "$d" > /dev/null 2>&1 || die "downloaded ${d##*/} is not a valid Debian package"; done
 chmod 644 "$tmp" "$debs"/*.deb && chmod 755 "$debs"

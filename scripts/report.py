@@ -19,6 +19,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import kapi_results as kr  # noqa: E402
+import kapi_scaling  # noqa: E402
 
 ROLE_ORDER = {"anchor": 0, "raw-kokkos": 1, "library": 2, "kapi": 3}
 SLOW = re.compile(r"one run would take ~([0-9.e+]+) s \(limit ([0-9.e+]+) s")
@@ -411,6 +412,20 @@ def write_file(path, text):
 
 
 def build(folder, plots=True):
+    try:
+        scaling = kapi_scaling.section(folder, markdown_table, plots)
+    except ValueError as e:
+        raise kr.ResultsError(str(e))
+    if scaling is not None and not any(f.endswith(".json") for f in os.listdir(folder)):
+        # Only the distributed apps ran (./kapi run <config> --ranks ...).
+        meta = read_meta(folder)
+        md = ["# Scaling report: %s on %s" % (meta.get("config", "?"), meta.get("host", "?")), ""]
+        md.append(markdown_table(["", ""], [(k, meta[k]) for k in ("date", "git", "cpu", "gpu", "mpi", "scaling_ranks",
+                                                                    "scaling_sizes", "scaling_launcher") if k in meta]))
+        md.append("")
+        md += scaling[0]
+        write_file(os.path.join(folder, "report.md"), "\n".join(md))
+        return scaling[1]
     runs = kr.load([folder])
     meta = read_meta(folder)
     by_app = {}
@@ -504,6 +519,9 @@ def build(folder, plots=True):
         md.append(t)
         md.append("")
         terminal.append("Targets\n" + t)
+    if scaling is not None:
+        md += scaling[0]
+        terminal.append(scaling[1])
     write_file(os.path.join(folder, "report.md"), "\n".join(md))
     return "\n\n".join(terminal)
 

@@ -17,6 +17,11 @@
 #   -- ARGS      passed to every benchmark binary (e.g. --benchmark_filter=tuned,
 #                --kapi_sizes=1024, --kapi_max_seconds=10, --kokkos-threads=2)
 #   --check-args only check the arguments (./kapi run does, before it builds): exit 0 or 2
+#   --ranks LIST the distributed suite instead: kapi-mpi's apps under mpirun on each rank
+#                count (e.g. 1,2,4), strong and weak scaling, with the options of
+#                scripts/run-scaling.sh (--apps, --type, --repeat, --verify, --mpirun,
+#                --reduce-n, --matmul-n, --matmul-panel, --heat3d-n, --heat3d-block,
+#                --heat3d-steps); the report's tables give time, speed-up and efficiency
 #
 # Writes into the results folder: <app>.json (Google Benchmark JSON, with the run's
 # context), <app>.log (the binary's output), verify-<app>.log, meta.txt (machine, load,
@@ -31,9 +36,9 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 config=openmp
 if [ $# -gt 0 ] && [ "${1#-}" = "$1" ]; then config=$1; shift; fi
-suite=quick apps="" out="" verify=1 extra=() check_only=0 me=run-suite
+suite=quick apps="" out="" verify=1 extra=() check_only=0 me=run-suite ranks="" scaling=()
 bad_args() {
-  echo "$me: $*; accepted: --full --quick --apps LIST --out DIR --no-verify -- BENCHMARK-ARGS" >&2
+  echo "$me: $*; accepted: --full --quick --apps LIST --out DIR --no-verify --ranks LIST (and its options) -- BENCHMARK-ARGS" >&2
   exit 2
 }
 while [ $# -gt 0 ]; do
@@ -46,13 +51,24 @@ while [ $# -gt 0 ]; do
     --out=*) out=${1#--out=} ;;
     --no-verify) verify=0 ;;
     --check-args) check_only=1 me="kapi: run" ;;
+    --ranks) [ $# -ge 2 ] || bad_args "--ranks needs a list of rank counts"; ranks=$2; shift ;;
+    --ranks=*) ranks=${1#--ranks=} ;;
+    --type | --repeat | --verify | --mpirun | --reduce-n | --matmul-n | --matmul-panel | --heat3d-n | --heat3d-block | --heat3d-steps)
+      [ $# -ge 2 ] || bad_args "$1 needs a value"; scaling+=("$1" "$2"); shift ;;
     --) shift; extra=("$@"); break ;;
-    -h | --help) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) bad_args "unknown flag '$1'" ;;
     *) bad_args "unexpected argument '$1' (the configuration comes first)" ;;
   esac
   shift
 done
+if [ -n "$ranks" ]; then
+  [ -z "$apps" ] || scaling+=(--apps "${apps// /,}")
+  "$root/scripts/run-scaling.sh" . . --ranks "$ranks" "${scaling[@]+"${scaling[@]}"}" --dry-run > /dev/null ||
+    bad_args "bad distributed-suite options"
+elif [ ${#scaling[@]} -gt 0 ]; then
+  bad_args "${scaling[0]} belongs to the distributed suite (--ranks)"
+fi
 [ "$check_only" = 0 ] || exit 0
 
 build=${KAPI_BUILD_DIR:-$root/build/$config}  # ./kapi run names it (its own folder for a Kokkos_ROOT)
@@ -60,7 +76,7 @@ if [ ! -d "$build" ]; then
   echo "run-suite: no build in ${build#$root/}: run ./kapi build $config (or ./kapi run $config)" >&2
   exit 2
 fi
-if [ -z "$apps" ]; then
+if [ -z "$apps" ] && [ -z "$ranks" ]; then
   for app in matmul reduce init3d launch; do [ -x "$build/bench/bench_$app" ] && apps+="$app "; done
   for exe in "$build"/bench/bench_*; do
     app=${exe##*/bench_}
@@ -68,8 +84,8 @@ if [ -z "$apps" ]; then
   done
 fi
 apps=$(echo $apps)
-[ -n "$apps" ] || { echo "run-suite: no benchmark binaries in ${build#$root/}/bench" >&2; exit 2; }
-for app in $apps; do
+[ -n "$apps" ] || [ -n "$ranks" ] || { echo "run-suite: no benchmark binaries in ${build#$root/}/bench" >&2; exit 2; }
+[ -n "$ranks" ] || for app in $apps; do
   [ -x "$build/bench/bench_$app" ] || { echo "run-suite: ${build#$root/}/bench/bench_$app is missing" >&2; exit 2; }
 done
 
@@ -134,6 +150,16 @@ if command -v nvidia-smi > /dev/null 2>&1; then
   echo "gpu: $(nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem --format=csv,noheader 2>&1 | head -1)" >> "$out/meta.txt"
 fi
 
+if [ -n "$ranks" ]; then
+  # The distributed suite: kapi-mpi under mpirun, then the report's scaling tables.
+  echo "[run-suite] $config, distributed suite on ${ranks} rank(s) -> ${out#$root/}"
+  status=0
+  "$root/scripts/run-scaling.sh" "$build" "$out" --ranks "$ranks" "${scaling[@]+"${scaling[@]}"}" || status=1
+  echo "elapsed_s: $(($(date +%s) - start))" >> "$out/meta.txt"
+  "$python" "$root/scripts/report.py" "$out" --print || { echo "[run-suite] report.py failed" >&2; status=1; }
+  echo "[run-suite] done in $(($(date +%s) - start)) s: ${out#$root/}/report.md"
+  exit $status
+fi
 first=${apps%% *}
 "$build/bench/bench_$first" --kapi_print_configuration > "$out/kokkos-configuration.txt" 2>&1 || true
 echo "[run-suite] $config, $suite suite, apps: $apps -> ${out#$root/}"

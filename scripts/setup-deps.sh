@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what a configuration needs and prints nothing but progress; idempotent.
 #   scripts/setup-deps.sh <config>
-# Debian packages: GoogleTest, Google Benchmark, OpenBLAS, Boost.Context, matplotlib, ccache
+# Debian packages: GoogleTest, Google Benchmark, OpenBLAS, Boost.Context, matplotlib, ccache,
+# OpenMPI (the MPI layer and the distributed apps; KAPI_ENABLE_MPI=OFF builds without it)
 # (and hipcc for the hip configuration).
 # Kokkos + Kokkos Kernels 3.4.01: built from Debian's trilinos 13.2 source package, one
 # install per configuration under $KAPI_CACHE (default ~/.cache/kapi), unless the user
@@ -60,6 +61,15 @@ finish() {
     tmp=$(mktemp "$cache/.env.sh.XXXXXX"); scratch+=("$tmp")
     printf 'export CMAKE_PREFIX_PATH=%s${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}\nexport LD_LIBRARY_PATH=%s:%s/openblas-pthread${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}\n' \
       "$cache/debian-root/usr" "$lib" "$lib" > "$tmp"
+    if [ -e "$cache/debian-root/usr/bin/mpirun.openmpi" ]; then
+      # OpenMPI moved from /usr: OPAL_PREFIX relocates its paths (wrapper data, components,
+      # help files); its programs and libraries come first on the search paths; Debian's
+      # /etc/openmpi settings are absent, so its warning about unused components is off.
+      # PMIx has its own prefix: without PMIX_INSTALL_PREFIX it loads its plugins from
+      # /usr, a machine's other PMIx if it has one (seen on the 2-GPU machine).
+      printf 'export OPAL_PREFIX=%s\nexport PMIX_INSTALL_PREFIX=%s/pmix2\nexport PATH=%s/bin:$PATH\nexport LD_LIBRARY_PATH=%s/openmpi/lib:$LD_LIBRARY_PATH\nexport OMPI_MCA_btl_base_warn_component_unused=0\n' \
+        "$cache/debian-root/usr" "$lib" "$cache/debian-root/usr" "$lib" >> "$tmp"
+    fi
     chmod 644 "$tmp" && mv -f "$tmp" "$cache/env.sh"
   fi
   exit 0
@@ -67,7 +77,8 @@ finish() {
 first_line() { printf '%s' "$1" | grep -m1 . | cut -c1-200; }
 
 # --- Debian packages --------------------------------------------------------------
-pkgs=(cmake g++ ccache libgtest-dev libbenchmark-dev libopenblas-dev libboost-context-dev python3-matplotlib ca-certificates)
+pkgs=(cmake g++ ccache clang-format libgtest-dev libbenchmark-dev libopenblas-dev libboost-context-dev python3-matplotlib ca-certificates
+      libopenmpi-dev openmpi-bin)
 [ "$config" = hip ] && pkgs+=(hipcc)  # ROCm 5.2.3's HIP compiler (clang 15) and runtime headers
 missing=()
 if [ -z "$offline" ]; then
@@ -86,10 +97,20 @@ if [ -n "$offline" ]; then
       err=$(dpkg-deb -x "$d" "$tmp" 2>&1) ||
         die 2 "KAPI_OFFLINE=$offline: debs/${d##*/} is not a usable Debian package ($(first_line "$err")); $pack"
     done
+    if [ -e "$tmp/usr/bin/mpirun.openmpi" ]; then
+      # The names Debian's update-alternatives would give OpenMPI's programs and headers
+      # (what CMake's FindMPI looks for), relative links inside the root.
+      for t in mpirun mpiexec mpicc mpicxx mpic++ mpiCC; do ln -sfn "$t.openmpi" "$tmp/usr/bin/$t"; done
+      mkdir -p "$tmp/usr/include/x86_64-linux-gnu"
+      ln -sfn ../../lib/x86_64-linux-gnu/openmpi/include "$tmp/usr/include/x86_64-linux-gnu/mpi"
+    fi
     touch "$tmp/.complete" && chmod 755 "$tmp"
     rm -rf "$root" && mv "$tmp" "$root"
   fi
   export CMAKE_PREFIX_PATH=$root/usr${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}
+  if [ -e "$root/usr/bin/mpirun.openmpi" ]; then
+    export OPAL_PREFIX=$root/usr PATH=$root/usr/bin:$PATH
+  fi
 fi
 if [ ${#missing[@]} -gt 0 ]; then
   say "installing Debian packages: ${missing[*]}"

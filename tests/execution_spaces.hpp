@@ -1,36 +1,52 @@
 #pragma once
-// The execution spaces this build enables, as a GoogleTest type list: every typed test
+// The execution spaces this build tests, as a GoogleTest type list: every typed test
 // runs once per space.
 #include <gtest/gtest.h>
 
 #include <Kokkos_Core.hpp>
-#include <tuple>
+#include <kapi/execution_space.hpp>
+#include <string>
+#include <type_traits>
+
+#ifndef KAPI_TEST_EVERY_SPACE
+#define KAPI_TEST_EVERY_SPACE 0
+#endif
 
 namespace kapi_test {
 
-template <class Tuple>
+// The spaces of kapi::enabled_execution_spaces (the framework's one list) that typed tests
+// run on. Each space is tested by the configuration made for it: a build's parallel
+// backends, and Serial where it is the only backend (the serial configuration). Testing
+// Serial again in every other configuration would double their tests' compile time for
+// no new path; -DKAPI_TEST_EVERY_SPACE=ON tests every enabled space.
+template <class Space>
+inline constexpr bool is_serial_space =
+#if defined(KOKKOS_ENABLE_SERIAL)
+    std::is_same_v<Space, Kokkos::Serial>;
+#else
+    false;
+#endif
+template <class Done, class... Rest>
+struct TestedSpaces;
+template <class... Done>
+struct TestedSpaces<::testing::Types<Done...>> {
+  using type = ::testing::Types<Done...>;
+};
+template <class... Done, class Space, class... Rest>
+struct TestedSpaces<::testing::Types<Done...>, Space, Rest...> {
+  static constexpr bool skip =
+      !KAPI_TEST_EVERY_SPACE && is_serial_space<Space> && sizeof...(Done) + sizeof...(Rest) > 0;
+  using type = typename std::conditional_t<skip, TestedSpaces<::testing::Types<Done...>, Rest...>,
+                                           TestedSpaces<::testing::Types<Done..., Space>, Rest...>>::type;
+};
+template <class List>
 struct AsTestTypes;
-template <class... T>
-struct AsTestTypes<std::tuple<T...>> {
-  using type = ::testing::Types<T...>;
+template <class... Spaces>
+struct AsTestTypes<kapi::execution_space_list<Spaces...>> {
+  using type = typename TestedSpaces<::testing::Types<>, Spaces...>::type;
 };
 
-using EnabledSpaces = decltype(std::tuple_cat(
-#if defined(KOKKOS_ENABLE_CUDA)
-    std::declval<std::tuple<Kokkos::Cuda>>(),
-#endif
-#if defined(KOKKOS_ENABLE_OPENMP)
-    std::declval<std::tuple<Kokkos::OpenMP>>(),
-#endif
-#if defined(KOKKOS_ENABLE_THREADS)
-    std::declval<std::tuple<Kokkos::Threads>>(),
-#endif
-#if defined(KOKKOS_ENABLE_SERIAL)
-    std::declval<std::tuple<Kokkos::Serial>>(),
-#endif
-    std::declval<std::tuple<>>()));
-
-using ExecutionSpaces = AsTestTypes<EnabledSpaces>::type;
+using ExecutionSpaces = AsTestTypes<kapi::enabled_execution_spaces>::type;
 
 /// Names the space in test names: "SlidingWindowMatmul/OpenMP.Seed5x5".
 struct SpaceName {
@@ -40,9 +56,9 @@ struct SpaceName {
   }
 };
 
+/// The space runs work-groups on the host engine (kapi::is_host_execution_space_v).
 template <class Space>
-inline constexpr bool is_host_space =
-    Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Space::memory_space>::accessible;
+inline constexpr bool is_host_space = kapi::is_host_execution_space_v<Space>;
 
 /// A 1-d view in the space's memory, filled from a host function of the index.
 template <class T, class Space, class F>

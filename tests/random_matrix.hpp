@@ -12,7 +12,7 @@ namespace kapi_test {
 
 template <class T, class Space>
 Kokkos::View<T**, Kokkos::LayoutRight, typename Space::memory_space> random_matrix(const char* label, std::size_t rows,
-                                                                                  std::size_t cols, unsigned seed) {
+                                                                                   std::size_t cols, unsigned seed) {
   Kokkos::View<T**, Kokkos::LayoutRight, typename Space::memory_space> m(std::string(label), rows, cols);
   auto h = Kokkos::create_mirror_view(m);
   std::mt19937 gen(seed);

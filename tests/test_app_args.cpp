@@ -68,8 +68,9 @@ TEST(AppArgs, CountsPast64BitsAreRejected) {
 TEST(AppArgs, BoundedCountsRejectWhatTheTypeCannotHold) {
   {
     auto args = make_args({"--repeat", "4294967297"});  // 2^32 + 1: was truncated to 1 in an int
-    EXPECT_NE(rejection([&] { args.count("repeat", 10, 1, INT32_MAX); })
-                  .find("--repeat: 4294967297 is out of range (expected 1 to 2147483647)"),
+    EXPECT_NE(rejection([&] {
+                args.count("repeat", 10, 1, INT32_MAX);
+              }).find("--repeat: 4294967297 is out of range (expected 1 to 2147483647)"),
               std::string::npos);
   }
   {
@@ -97,18 +98,21 @@ TEST(AppArgs, RealsAreFiniteAndWellFormed) {
 
 TEST(AppArgs, SizeProductsOverflowingAreRejectedNamingTheOptions) {
   const std::uint64_t p21 = std::uint64_t(1) << 21, p22 = std::uint64_t(1) << 22;
-  EXPECT_NE(rejection([&] { Footprint::elements("a", {{"ni", p21}, {"nj", p21}, {"nk", p22}}); })
-                .find("--ni 2097152 --nj 2097152 --nk 4194304: a would have 2^64 or more elements"),
+  EXPECT_NE(rejection([&] {
+              Footprint::elements("a", {{"ni", p21}, {"nj", p21}, {"nk", p22}});
+            }).find("--ni 2097152 --nj 2097152 --nk 4194304: a would have 2^64 or more elements"),
             std::string::npos);
   Footprint f(UINT64_MAX);
-  EXPECT_NE(rejection([&] { f.add("x", {{"n", std::uint64_t(1) << 62}}, 4); })
-                .find("--n 4611686018427387904: x would take 2^64 or more bytes"),
+  EXPECT_NE(rejection([&] {
+              f.add("x", {{"n", std::uint64_t(1) << 62}}, 4);
+            }).find("--n 4611686018427387904: x would take 2^64 or more bytes"),
             std::string::npos);
   // Each array fits, their sum does not.
   Footprint g(UINT64_MAX);
   g.add("A", {{"m", std::uint64_t(1) << 61}}, 4);
-  EXPECT_NE(rejection([&] { g.add("B", {{"k", std::uint64_t(1) << 61}}, 4); })
-                .find("--m 2305843009213693952 --k 2305843009213693952: the arrays would take 2^64 or more bytes"),
+  EXPECT_NE(rejection([&] {
+              g.add("B", {{"k", std::uint64_t(1) << 61}}, 4);
+            }).find("--m 2305843009213693952 --k 2305843009213693952: the arrays would take 2^64 or more bytes"),
             std::string::npos);
   // A zero extent makes an empty array, whatever the others.
   EXPECT_EQ(Footprint::elements("A", {{"m", std::uint64_t(1) << 63}, {"n", 0}, {"k", std::uint64_t(1) << 63}}), 0u);
@@ -120,8 +124,9 @@ TEST(AppArgs, ArraysMustFitTheMemoryLimit) {
   f.check();  // 400 bytes
   f.add("y (n floats)", {{"n", 100}}, 4);
   EXPECT_EQ(f.bytes(), 800u);
-  EXPECT_NE(rejection([&] { f.check(); }).find("--n 100: the arrays need 800 bytes (x (n floats) 400 bytes, y (n "
-                                                "floats) 400 bytes), more than the 600 bytes of memory"),
+  EXPECT_NE(rejection([&] { f.check(); })
+                .find("--n 100: the arrays need 800 bytes (x (n floats) 400 bytes, y (n "
+                      "floats) 400 bytes), more than the 600 bytes of memory"),
             std::string::npos)
       << rejection([&] { f.check(); });
   EXPECT_GT(Footprint::default_limit(), 0u);

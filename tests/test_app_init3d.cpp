@@ -37,8 +37,8 @@ TYPED_TEST(Init3d, TheTutorialGrid) {
 }
 
 TYPED_TEST(Init3d, ShapedPoliciesByName) {
-  for (const char* policy : {"tiles-16x16x1", "tiles-7x3x2", "blocks-3d-64x2x2-grid-2x2x2", "collapsed-8x8x2",
-                             "kapi-nd-range-16x4x2"})
+  for (const char* policy :
+       {"tiles-16x16x1", "tiles-7x3x2", "blocks-3d-64x2x2-grid-2x2x2", "collapsed-8x8x2", "kapi-nd-range-16x4x2"})
     check_init3d<TypeParam>(policy, 23, 29, 71, 2.5);
 }
 

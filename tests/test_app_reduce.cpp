@@ -118,7 +118,8 @@ TYPED_TEST(ReduceApp, InputIsLeftAloneAndWorkspaceIsReused) {
 
 TYPED_TEST(ReduceApp, PairwiseInPlaceLikeTheSeed) {
   for (std::size_t n : {1, 2, 5, 1024, 1000003}) {
-    auto x = kapi_test::make_view<std::int64_t, TypeParam>("x", n, [](std::size_t i) { return value_at<std::int64_t>(i); });
+    auto x =
+        kapi_test::make_view<std::int64_t, TypeParam>("x", n, [](std::size_t i) { return value_at<std::int64_t>(i); });
     EXPECT_EQ(reduce::sum_pairwise_in_place(TypeParam(), x), reference<std::int64_t>(n).exact) << n;
   }
 }

@@ -38,8 +38,9 @@ static_assert(std::is_same_v<decltype(AtomicRef(std::declval<const kapi::LocalAc
 // The explicit forms are unchanged.
 static_assert(std::is_constructible_v<AtomicRef<int>, int&>);
 static_assert(std::is_constructible_v<AtomicRef<int>, const View1<int>&, int>);
-static_assert(std::is_constructible_v<AtomicRef<float, MemoryOrder::acq_rel, MemoryScope::work_group, AddressSpace::local>,
-                                      const kapi::LocalAccessor<float, 1>&, int>);
+static_assert(
+    std::is_constructible_v<AtomicRef<float, MemoryOrder::acq_rel, MemoryScope::work_group, AddressSpace::local>,
+                            const kapi::LocalAccessor<float, 1>&, int>);
 
 // Work-item i adds to bin i % bins through each spelling: global (View) and local
 // (LocalAccessor) memory, in a work-group with barriers.
@@ -55,12 +56,12 @@ struct Histogram {
       local_sum[0] = 0;
     }
     kapi::group_barrier(it.get_group());
-    kapi::AtomicRef(bins, bin).fetch_add(1);         // numba-dpex's AtomicRef(array, index)
-    kapi::AtomicRef counted(bins(bin));              // from the element
+    kapi::AtomicRef(bins, bin).fetch_add(1);  // numba-dpex's AtomicRef(array, index)
+    kapi::AtomicRef counted(bins(bin));       // from the element
     counted += 2;
-    kapi::AtomicRef(sums, bin, 1) += double(i);      // two indices
-    AtomicRef<int>(bins, bin).fetch_add(4);          // the explicit form still works
-    kapi::AtomicRef in_group(local, 0);              // local memory
+    kapi::AtomicRef(sums, bin, 1) += double(i);  // two indices
+    AtomicRef<int>(bins, bin).fetch_add(4);      // the explicit form still works
+    kapi::AtomicRef in_group(local, 0);          // local memory
     static_assert(decltype(in_group)::address_space == AddressSpace::local, "deduced from a LocalAccessor");
     in_group.fetch_add(1);
     kapi::AtomicRef(local_sum, 0).fetch_add(1.5);

@@ -72,7 +72,8 @@ void run(const Launch& l, std::size_t n, const Kernel& kernel) {
 }
 
 std::string describe(const Launch& l) {
-  return l.local == 0 ? std::string("range") : "groups of " + std::to_string(l.local) + (l.barriers ? " with barriers" : "");
+  return l.local == 0 ? std::string("range")
+                      : "groups of " + std::to_string(l.local) + (l.barriers ? " with barriers" : "");
 }
 
 // A functor body run by every work-item of a Range or NdRange launch.
@@ -143,9 +144,8 @@ struct MinMax {
 template <class Space, class T>
 void check_min_max(const Launch& l) {
   const std::size_t n = items_for(l);
-  auto extremes = kapi_test::make_view<T, Space>("extremes", 2, [](std::size_t i) {
-    return i == 0 ? kapi::detail::highest<T>() : kapi::detail::lowest<T>();
-  });
+  auto extremes = kapi_test::make_view<T, Space>(
+      "extremes", 2, [](std::size_t i) { return i == 0 ? kapi::detail::highest<T>() : kapi::detail::lowest<T>(); });
   Vec<T, Space> min_olds("min_olds", n), max_olds("max_olds", n);
   run<Space>(l, n, PerItem<MinMax<T, Space>>{{extremes, min_olds, max_olds}, l.barriers});
   T lo = value_of<T>(0), hi = value_of<T>(0);
@@ -213,15 +213,17 @@ void check_min_max_special_values() {
     T after;  // what the cell must hold
   };
   const std::vector<Case> cases = {
-      {T(5), nan, true, T(5)},      {T(5), nan, false, T(5)},             // a NaN operand is never stored
-      {nan, T(3), true, nan},       {nan, T(3), false, nan},              // a stored NaN stays
-      {nan, other_nan, true, nan},  {other_nan, nan, false, other_nan},   // ... the same NaN
-      {-inf, nan, true, -inf},      {nan, -inf, true, nan},     {nan, inf, false, nan},
-      {T(0), -T(0), true, T(0)},    {-T(0), T(0), true, -T(0)},           // equal zeros: the stored one stays
+      {T(5), nan, true, T(5)},      {T(5), nan, false, T(5)},            // a NaN operand is never stored
+      {nan, T(3), true, nan},       {nan, T(3), false, nan},             // a stored NaN stays
+      {nan, other_nan, true, nan},  {other_nan, nan, false, other_nan},  // ... the same NaN
+      {-inf, nan, true, -inf},      {nan, -inf, true, nan},
+      {nan, inf, false, nan},       {T(0), -T(0), true, T(0)},
+      {-T(0), T(0), true, -T(0)},  // equal zeros: the stored one stays
       {T(0), -T(0), false, T(0)},   {-T(0), T(0), false, -T(0)},
-      {T(5), T(2), true, T(2)},     {T(5), T(2), false, T(5)},            // and numbers as usual
+      {T(5), T(2), true, T(2)},     {T(5), T(2), false, T(5)},  // and numbers as usual
       {T(2), T(5), true, T(2)},     {T(2), T(5), false, T(5)},
-      {inf, -inf, true, -inf},      {-inf, inf, false, inf},    {T(-1), -T(0), false, -T(0)},
+      {inf, -inf, true, -inf},      {-inf, inf, false, inf},
+      {T(-1), -T(0), false, -T(0)},
   };
   const std::size_t n = cases.size();
   auto cells = kapi_test::make_view<T, Space>("cells", n, [&](std::size_t c) { return cases[c].stored; });
@@ -233,8 +235,8 @@ void check_min_max_special_values() {
   auto ho = kapi_test::to_host(olds);
   for (std::size_t c = 0; c < n; ++c) {
     const Case& k = cases[c];
-    const std::string what = std::string(k.min ? "fetch_min(" : "fetch_max(") + std::to_string(k.operand) +
-                             ") on " + std::to_string(k.stored) + ", " + kapi_test::type_name<T>();
+    const std::string what = std::string(k.min ? "fetch_min(" : "fetch_max(") + std::to_string(k.operand) + ") on " +
+                             std::to_string(k.stored) + ", " + kapi_test::type_name<T>();
     EXPECT_EQ(bits(ho(c)), bits(k.stored)) << what << " returned " << ho(c) << ", not the old value";
     EXPECT_EQ(bits(hc(c)), bits(k.after)) << what << " left " << hc(c) << ", expected " << k.after;
   }
@@ -246,9 +248,7 @@ void check_min_max_special_values() {
 template <class T, class Space>
 struct MinMaxWithNaN {
   Vec<T, Space> cells, min_olds, max_olds, nan_olds;
-  KOKKOS_INLINE_FUNCTION static T operand(std::size_t g) {
-    return g % 3 == 0 ? quiet_nan<T>() : value_of<T>(g);
-  }
+  KOKKOS_INLINE_FUNCTION static T operand(std::size_t g) { return g % 3 == 0 ? quiet_nan<T>() : value_of<T>(g); }
   KOKKOS_INLINE_FUNCTION void operator()(std::size_t g) const {
     min_olds(g) = AtomicRef<T>(cells(0)).fetch_min(operand(g));
     max_olds(g) = AtomicRef<T>(cells(1)).fetch_max(operand(g));
@@ -373,9 +373,9 @@ struct SingleSemantics {
     ok(k++) = r.load() == T(5);
     T expected = T(4);
     ok(k++) = !r.compare_exchange_strong(expected, T(9));  // fails ...
-    ok(k++) = expected == T(5);                              // ... and reports the value
+    ok(k++) = expected == T(5);                            // ... and reports the value
     ok(k++) = r.load() == T(5);
-    ok(k++) = r.compare_exchange(expected, T(9));            // numba-dpex's name
+    ok(k++) = r.compare_exchange(expected, T(9));  // numba-dpex's name
     ok(k++) = T(r) == T(9);
     ok(k++) = r.exchange(T(3)) == T(9);
     ok(k++) = (r += T(4)) == T(7);
@@ -551,7 +551,8 @@ TYPED_TEST(Atomics, LocalMemoryHistogram) {
 
 TYPED_TEST(Atomics, ReleaseStoreAcquireLoad) {
   kapi_test::for_each_value_type([](auto t) {
-    for (std::size_t s : kapi_test::group_sizes<TypeParam>()) check_store_load<TypeParam, typename decltype(t)::type>(s);
+    for (std::size_t s : kapi_test::group_sizes<TypeParam>())
+      check_store_load<TypeParam, typename decltype(t)::type>(s);
   });
 }
 

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "execution_spaces.hpp"
+#include "operator_cases.hpp"
 #include "value_types.hpp"
 
 namespace {
@@ -23,91 +24,18 @@ using Mat = Kokkos::View<T**, Kokkos::LayoutRight, typename Space::memory_space>
 
 // ------------------------------------------------------------- the reference operators
 
-enum class OpKind { plus, multiplies, minimum, maximum, bit_and, bit_or, bit_xor, logical_and, logical_or };
+using kapi_test::KapiOp;
+using kapi_test::op_init;
+using kapi_test::op_input;
+using kapi_test::op_name;
+using kapi_test::OpKind;
+using kapi_test::ref_apply;
+using kapi_test::ref_identity;
 
-template <OpKind K>
-struct KapiOp;
-template <> struct KapiOp<OpKind::plus> { using type = kapi::plus<>; };
-template <> struct KapiOp<OpKind::multiplies> { using type = kapi::multiplies<>; };
-template <> struct KapiOp<OpKind::minimum> { using type = kapi::minimum<>; };
-template <> struct KapiOp<OpKind::maximum> { using type = kapi::maximum<>; };
-template <> struct KapiOp<OpKind::bit_and> { using type = kapi::bit_and<>; };
-template <> struct KapiOp<OpKind::bit_or> { using type = kapi::bit_or<>; };
-template <> struct KapiOp<OpKind::bit_xor> { using type = kapi::bit_xor<>; };
-template <> struct KapiOp<OpKind::logical_and> { using type = kapi::logical_and<>; };
-template <> struct KapiOp<OpKind::logical_or> { using type = kapi::logical_or<>; };
-
-const char* op_name(OpKind k) {
-  static const char* names[] = {"plus",   "multiplies", "minimum",     "maximum",   "bit_and",
-                                "bit_or", "bit_xor",    "logical_and", "logical_or"};
-  return names[int(k)];
-}
-
-template <class T>
-T ref_apply(OpKind k, T a, T b) {
-  switch (k) {
-    case OpKind::plus: return T(a + b);
-    case OpKind::multiplies: return T(a * b);
-    case OpKind::minimum: return std::min(a, b);
-    case OpKind::maximum: return std::max(a, b);
-    case OpKind::logical_and: return T(a != T(0) && b != T(0));
-    case OpKind::logical_or: return T(a != T(0) || b != T(0));
-    default:
-      if constexpr (std::is_integral_v<T>) {
-        if (k == OpKind::bit_and) return T(a & b);
-        if (k == OpKind::bit_or) return T(a | b);
-        return T(a ^ b);
-      }
-      return T(0);
-  }
-}
-
-template <class T>
-T ref_identity(OpKind k) {
-  using L = std::numeric_limits<T>;
-  switch (k) {
-    case OpKind::multiplies: return T(1);
-    case OpKind::minimum: return L::has_infinity ? L::infinity() : L::max();
-    case OpKind::maximum: return L::has_infinity ? -L::infinity() : L::lowest();
-    case OpKind::bit_and: return T(~std::uint64_t(0));
-    case OpKind::logical_and: return T(1);
-    default: return T(0);
-  }
-}
-
-// Inputs that keep every result exact in every type and every combining order: small
-// integers for sums, mostly ones for products, spread values for min/max/xor.
+// Inputs for work-group algorithms (groups of up to 1024 work-items).
 template <class T>
 T input(OpKind k, std::size_t i) {
-  const std::uint64_t h = (i * 2654435761u) % 1000003u;
-  switch (k) {
-    case OpKind::plus: return std::is_signed_v<T> ? T(std::int64_t(h % 101) - 50) : T(h % 101);
-    case OpKind::multiplies: return i % 97 == 5 ? T(2) : (std::is_signed_v<T> && i % 89 == 3 ? T(-1) : T(1));
-    case OpKind::minimum:
-    case OpKind::maximum: return std::is_signed_v<T> ? T(std::int64_t(h) - 500001) : T(h);
-    case OpKind::bit_and: return T(~(std::uint64_t(1) << (h % (8 * sizeof(T)))));
-    case OpKind::bit_or: return T(std::uint64_t(1) << (h % (8 * sizeof(T))));
-    case OpKind::bit_xor: return T(h * 40503u);
-    case OpKind::logical_and: return T(h % 53 != 0);
-    case OpKind::logical_or: return T(h % 53 == 0);
-  }
-  return T(0);
-}
-
-template <class T>
-T init_for(OpKind k) {
-  switch (k) {
-    case OpKind::plus: return T(10);
-    case OpKind::multiplies: return T(3);
-    case OpKind::minimum: return T(1000);
-    case OpKind::maximum: return T(-1000 * std::is_signed_v<T>);
-    case OpKind::bit_and: return T(~std::uint64_t(0x10));
-    case OpKind::bit_or: return T(0x100);
-    case OpKind::bit_xor: return T(0x5555);
-    case OpKind::logical_and: return T(1);
-    case OpKind::logical_or: return T(0);
-  }
-  return T(0);
+  return op_input<T>(k, i, kapi_test::rare_in_work_groups);
 }
 
 // What every work-item computes, one row of `out` per algorithm.
@@ -161,15 +89,15 @@ void check_group_ops(const kapi::NdRange<N>& range) {
   const std::size_t n = range.global.size(), size = range.local.size();
   std::vector<T> in(n);
   for (std::size_t i = 0; i < n; ++i) in[i] = input<T>(K, i);
-  const T init = init_for<T>(K);
+  const T init = op_init<T>(K);
   auto din = kapi_test::make_view<T, Space>("in", n, [&](std::size_t i) { return in[i]; });
   Mat<T, Space> out("out", rows, n);
   kapi::call_kernel(Space(), GroupOps<T, typename KapiOp<K>::type, Space>{din, out, init}, range);
   std::vector<std::vector<T>> ref;
   reference(K, in, size, init, ref);
   auto h = kapi_test::to_host(out);
-  static const char* row_names[] = {"reduce", "inclusive", "exclusive", "inclusive+init", "exclusive+init",
-                                    "reduce+init"};
+  static const char* row_names[] = {"reduce",         "inclusive",      "exclusive",
+                                    "inclusive+init", "exclusive+init", "reduce+init"};
   for (int r = 0; r < rows; ++r)
     for (std::size_t i = 0; i < n; ++i)
       ASSERT_EQ(h(r, i), ref[r][i]) << row_names[r] << " with " << op_name(K) << " on " << kapi_test::type_name<T>()
@@ -200,8 +128,8 @@ TYPED_TEST(GroupAlgorithms, EveryOperatorOnIntegers) {
 TYPED_TEST(GroupAlgorithms, EveryOperatorOnFloatingPoint) {
   kapi_test::for_each_type<float, double>([](auto t) {
     using T = typename decltype(t)::type;
-    check_ops_1d<TypeParam, T, OpKind::plus, OpKind::multiplies, OpKind::minimum, OpKind::maximum,
-                 OpKind::logical_and, OpKind::logical_or>();
+    check_ops_1d<TypeParam, T, OpKind::plus, OpKind::multiplies, OpKind::minimum, OpKind::maximum, OpKind::logical_and,
+                 OpKind::logical_or>();
   });
 }
 
@@ -289,7 +217,8 @@ void check_broadcast(std::size_t size) {
 
 TYPED_TEST(GroupAlgorithms, Broadcast) {
   kapi_test::for_each_value_type([](auto t) {
-    for (std::size_t size : kapi_test::group_sizes<TypeParam>()) check_broadcast<TypeParam, typename decltype(t)::type>(size);
+    for (std::size_t size : kapi_test::group_sizes<TypeParam>())
+      check_broadcast<TypeParam, typename decltype(t)::type>(size);
   });
 }
 
@@ -325,7 +254,8 @@ void check_broadcast_outside() {
         EXPECT_NE(message.find("group_broadcast: source local id " + std::to_string(from) + " is outside work-group "),
                   std::string::npos)
             << what << ": " << (message.empty() ? "no launch_error" : message);
-        EXPECT_NE(message.find(" of " + std::to_string(size) + " work-items"), std::string::npos) << what << ": " << message;
+        EXPECT_NE(message.find(" of " + std::to_string(size) + " work-items"), std::string::npos)
+            << what << ": " << message;
       } else {
         EXPECT_EQ(message, "") << what;
       }
@@ -414,7 +344,7 @@ bool launch_fits(const F& launches) {
 template <class T, class Op, class Space, int Part>
 struct JointOps {
   Vec<T, Space> data;
-  Mat<T, Space> scans;  // rows: inclusive, inclusive+init, exclusive, exclusive+init
+  Mat<T, Space> scans;    // rows: inclusive, inclusive+init, exclusive, exclusive+init
   Mat<T, Space> reduces;  // per group: reduce, reduce+init, any>0, all>0, none>0
   std::size_t len;
   T init;
@@ -501,7 +431,7 @@ void check_joint(std::size_t size, std::size_t len, bool local_memory) {
   const std::size_t groups = 3;
   std::vector<T> in(groups * len);
   for (std::size_t i = 0; i < in.size(); ++i) in[i] = input<T>(K, i);
-  const T init = init_for<T>(K);
+  const T init = op_init<T>(K);
   auto data = kapi_test::make_view<T, Space>("data", std::max<std::size_t>(1, in.size()),
                                              [&](std::size_t i) { return i < in.size() ? in[i] : T(0); });
   Mat<T, Space> scans("scans", 4, std::max<std::size_t>(1, groups * len)), reduces("reduces", groups, 6);

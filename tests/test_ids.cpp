@@ -10,10 +10,32 @@ using Record = Kokkos::View<std::int64_t****, Kokkos::LayoutRight>;
 
 // Fields recorded per work-item, indexed by its global id padded to 3 dimensions.
 enum Field : int {
-  hits, linear_id, linear_range, range_d0, range_d1, range_d2,  // Item and NdItem global
-  local_d0, local_d1, local_d2, local_linear, local_linear_range, local_range_d0, local_range_d1, local_range_d2,
-  group_d0, group_d1, group_d2, group_linear, group_linear_range, group_range_d0, group_range_d1, group_range_d2,
-  group_local_range_d0, group_local_linear_range, leader, field_count
+  hits,
+  linear_id,
+  linear_range,
+  range_d0,
+  range_d1,
+  range_d2,  // Item and NdItem global
+  local_d0,
+  local_d1,
+  local_d2,
+  local_linear,
+  local_linear_range,
+  local_range_d0,
+  local_range_d1,
+  local_range_d2,
+  group_d0,
+  group_d1,
+  group_d2,
+  group_linear,
+  group_linear_range,
+  group_range_d0,
+  group_range_d1,
+  group_range_d2,
+  group_local_range_d0,
+  group_local_linear_range,
+  leader,
+  field_count
 };
 
 template <int N, class Ids>
@@ -22,11 +44,12 @@ KOKKOS_INLINE_FUNCTION void id3(const Ids& get, std::size_t (&id)[3]) {
 }
 
 template <class Space, int N>
-Kokkos::View<std::int64_t****, Kokkos::LayoutRight, typename Space::memory_space> record_view(const std::size_t (&g)[N]) {
+Kokkos::View<std::int64_t****, Kokkos::LayoutRight, typename Space::memory_space> record_view(
+    const std::size_t (&g)[N]) {
   std::size_t e[3] = {1, 1, 1};
   for (int d = 0; d < N; ++d) e[d] = g[d];
   return Kokkos::View<std::int64_t****, Kokkos::LayoutRight, typename Space::memory_space>("record", e[0], e[1], e[2],
-                                                                                             field_count);
+                                                                                           field_count);
 }
 
 template <class Space, int N>

@@ -42,8 +42,8 @@ void check_visits(const Policy& policy, std::size_t ni, std::size_t nj, std::siz
       }
 }
 
-const std::vector<std::vector<std::size_t>> awkward_extents = {
-    {1, 1, 1}, {2, 3, 5}, {7, 1, 13}, {1, 9, 1}, {17, 19, 33}, {5, 70, 3}, {3, 2, 257}};
+const std::vector<std::vector<std::size_t>> awkward_extents = {{1, 1, 1},    {2, 3, 5},  {7, 1, 13}, {1, 9, 1},
+                                                               {17, 19, 33}, {5, 70, 3}, {3, 2, 257}};
 
 template <class Space>
 struct LoopNest : ::testing::Test {};
@@ -55,10 +55,9 @@ TYPED_TEST(LoopNest, EveryBuiltInPolicyVisitsEveryPointOnce) {
 }
 
 TYPED_TEST(LoopNest, PolicyShapesFromNames) {
-  const char* names[] = {"collapsed-4x2x3",       "collapsed-1x1x1",    "blocks-3d-4x4x2",
-                         "blocks-3d-grid-2x3x1",  "blocks-3d-8x2x1-grid-1x1x1", "tiles-16x16x1",
-                         "tiles-3x5x7",           "tiles-1x1x1",        "kapi-nd-range-4x2x2",
-                         "kapi-nd-range-32x8x1"};
+  const char* names[] = {
+      "collapsed-4x2x3", "collapsed-1x1x1", "blocks-3d-4x4x2", "blocks-3d-grid-2x3x1", "blocks-3d-8x2x1-grid-1x1x1",
+      "tiles-16x16x1",   "tiles-3x5x7",     "tiles-1x1x1",     "kapi-nd-range-4x2x2",  "kapi-nd-range-32x8x1"};
   for (const char* name : names)
     for (const auto& e : awkward_extents) check_visits<TypeParam>(kapi::nest::parse_policy(name), e[0], e[1], e[2]);
 }
@@ -136,9 +135,10 @@ TEST(LoopNestFastDivisor, MatchesIntegerDivision) {
 }
 
 TEST(LoopNestNames, RoundTrip) {
-  for (const auto& name : kapi::nest::policy_names()) EXPECT_EQ(kapi::nest::policy_name(kapi::nest::parse_policy(name)), name);
-  for (const char* name : {"collapsed-64x4x1", "blocks-3d-32x4x2", "blocks-3d-32x4x2-grid-8x8x8", "tiles-16x16x1",
-                           "kapi-nd-range-32x8x1"})
+  for (const auto& name : kapi::nest::policy_names())
+    EXPECT_EQ(kapi::nest::policy_name(kapi::nest::parse_policy(name)), name);
+  for (const char* name :
+       {"collapsed-64x4x1", "blocks-3d-32x4x2", "blocks-3d-32x4x2-grid-8x8x8", "tiles-16x16x1", "kapi-nd-range-32x8x1"})
     EXPECT_EQ(kapi::nest::policy_name(kapi::nest::parse_policy(name)), name);
   // x is the contiguous k loop: "tiles-32x8x1" is 1 along i, 8 along j, 32 along k.
   const auto tiles = std::get<kapi::nest::Tiles>(kapi::nest::parse_policy("tiles-32x8x1"));

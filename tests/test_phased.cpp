@@ -90,9 +90,8 @@ struct RotatePhased {
                                          const kapi::LocalAccessor<std::uint32_t, 1>& slots) const {
     const std::size_t size = wg.get_local_linear_range(), group = wg.get_group_linear_id();
     kapi::PerWorkItem<std::uint32_t> value(wg);
-    kapi::for_each_work_item(wg, [&](const kapi::NdItem<1>& it) {
-      value(it) = std::uint32_t(it.get_local_id(0) * 7 + group * 1000);
-    });
+    kapi::for_each_work_item(
+        wg, [&](const kapi::NdItem<1>& it) { value(it) = std::uint32_t(it.get_local_id(0) * 7 + group * 1000); });
     for (int r = 0; r < rounds; ++r) {
       kapi::for_each_work_item(wg, [&](const kapi::NdItem<1>& it) { slots[it.get_local_id(0)] = value(it); });
       kapi::for_each_work_item(wg, [&](const kapi::NdItem<1>& it) {
@@ -142,7 +141,8 @@ void check_matmul_flat_vs_phased(std::size_t m, std::size_t k, std::size_t n, st
     for (std::size_t j = 0; j < n; ++j) {
       ASSERT_EQ(hp(i, j), hf(i, j)) << "C(" << i << "," << j << "), " << m << "x" << k << "x" << n << " tile " << tile;
       double ref = 0, mag = 0;
-      for (std::size_t p = 0; p < k; ++p) ref += double(ha(i, p)) * hb(p, j), mag += std::abs(double(ha(i, p)) * hb(p, j));
+      for (std::size_t p = 0; p < k; ++p)
+        ref += double(ha(i, p)) * hb(p, j), mag += std::abs(double(ha(i, p)) * hb(p, j));
       ASSERT_NEAR(double(hp(i, j)), ref, 2 * k * std::numeric_limits<T>::epsilon() * mag);
     }
 }
@@ -180,7 +180,8 @@ struct TreePhased {
   template <class In, class Out, class T>
   KOKKOS_INLINE_FUNCTION void operator()(const kapi::WorkGroup<1>& wg, const In& in, const Out& out,
                                          const kapi::LocalAccessor<T, 1>& tree) const {
-    kapi::for_each_work_item(wg, [&](const kapi::NdItem<1>& it) { tree[it.get_local_id(0)] = in(it.get_global_id(0)); });
+    kapi::for_each_work_item(wg,
+                             [&](const kapi::NdItem<1>& it) { tree[it.get_local_id(0)] = in(it.get_global_id(0)); });
     for (std::size_t active = wg.get_local_range(0); active > 1; active = (active + 1) / 2) {
       const std::size_t half = (active + 1) / 2;
       kapi::for_each_work_item(wg, [&](const kapi::NdItem<1>& it) {
@@ -206,8 +207,7 @@ void check_tree(std::size_t size) {
   auto din = kapi_test::make_view<T, Space>("in", n, [&](std::size_t i) { return in[i]; });
   Mat<T, Space> flat("flat", groups, 2), phased("phased", groups, 2);
   kapi::call_kernel(Space(), TreeFlat{}, kapi::NdRange<1>({n}, {size}), din, flat, kapi::LocalAccessor<T, 1>(size));
-  kapi::call_kernel(Space(), TreePhased{}, kapi::NdRange<1>({n}, {size}), din, phased,
-                    kapi::LocalAccessor<T, 1>(size));
+  kapi::call_kernel(Space(), TreePhased{}, kapi::NdRange<1>({n}, {size}), din, phased, kapi::LocalAccessor<T, 1>(size));
   auto hf = kapi_test::to_host(flat), hp = kapi_test::to_host(phased);
   for (std::size_t g = 0; g < groups; ++g) {
     double ref = 0, mag = 0;
@@ -236,9 +236,8 @@ struct PhasedScans {
     const Op op;
     const T init = T(5);
     kapi::PerWorkItem<T> a(wg), b(wg), c(wg), d(wg);
-    kapi::for_each_work_item(wg, [&](const kapi::NdItem<1>& it) {
-      a(it) = b(it) = c(it) = d(it) = in(it.get_global_id(0));
-    });
+    kapi::for_each_work_item(
+        wg, [&](const kapi::NdItem<1>& it) { a(it) = b(it) = c(it) = d(it) = in(it.get_global_id(0)); });
     const T ta = kapi::inclusive_scan_over_work_items(wg, a, op);
     const T tb = kapi::inclusive_scan_over_work_items(wg, b, op, init);
     const T tc = kapi::exclusive_scan_over_work_items(wg, c, op);
@@ -281,11 +280,12 @@ void check_phased_scans(std::size_t size, const RefOp& ref_op, T identity) {
 
 TYPED_TEST(Phased, ScansOverWorkItems) {
   for (std::size_t size : kapi_test::group_sizes<TypeParam>()) {
-    check_phased_scans<TypeParam, std::int64_t, kapi::plus<>>(size, [](auto a, auto b) { return a + b; }, 0);
-    check_phased_scans<TypeParam, int, kapi::maximum<>>(size, [](int a, int b) { return std::max(a, b); },
-                                                        std::numeric_limits<int>::lowest());
-    check_phased_scans<TypeParam, double, kapi::minimum<>>(size, [](double a, double b) { return std::min(a, b); },
-                                                           std::numeric_limits<double>::infinity());
+    check_phased_scans<TypeParam, std::int64_t, kapi::plus<>>(
+        size, [](auto a, auto b) { return a + b; }, 0);
+    check_phased_scans<TypeParam, int, kapi::maximum<>>(
+        size, [](int a, int b) { return std::max(a, b); }, std::numeric_limits<int>::lowest());
+    check_phased_scans<TypeParam, double, kapi::minimum<>>(
+        size, [](double a, double b) { return std::min(a, b); }, std::numeric_limits<double>::infinity());
   }
 }
 

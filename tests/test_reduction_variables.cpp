@@ -47,10 +47,14 @@ const Shape all_shapes[] = {Shape::range1, Shape::range3, Shape::groups, Shape::
 
 const char* name(Shape s) {
   switch (s) {
-    case Shape::range1: return "Range<1>";
-    case Shape::range3: return "Range<3>";
-    case Shape::groups: return "NdRange<1> groups of 64";
-    default: return "NdRange<1> groups of 32 with barriers";
+    case Shape::range1:
+      return "Range<1>";
+    case Shape::range3:
+      return "Range<3>";
+    case Shape::groups:
+      return "NdRange<1> groups of 64";
+    default:
+      return "NdRange<1> groups of 32 with barriers";
   }
 }
 
@@ -85,8 +89,7 @@ template <class X, class T>
 struct CombineWithBarriers {
   X x;
   template <class R>
-  KOKKOS_INLINE_FUNCTION void operator()(const kapi::NdItem<1>& it, const kapi::LocalAccessor<T, 1>& tile,
-                                         R& r) const {
+  KOKKOS_INLINE_FUNCTION void operator()(const kapi::NdItem<1>& it, const kapi::LocalAccessor<T, 1>& tile, R& r) const {
     const std::size_t l = it.get_local_id(0), size = it.get_local_range(0);
     tile[l] = x(it.get_global_id(0));
     kapi::group_barrier(it.get_group());
@@ -102,9 +105,15 @@ template <class Space, class T, class X, class Red>
 void launch(Shape shape, std::size_t n, const X& x, const Red& red) {
   const Space space;
   switch (shape) {
-    case Shape::range1: kapi::call_kernel(space, CombineRange1<X>{x}, kapi::Range<1>{n}, red); break;
-    case Shape::range3: kapi::call_kernel(space, CombineRange3<X>{x}, kapi::Range<3>{4, 5, n / 20}, red); break;
-    case Shape::groups: kapi::call_kernel(space, CombineGroups<X>{x}, kapi::NdRange<1>({n}, {64}), red); break;
+    case Shape::range1:
+      kapi::call_kernel(space, CombineRange1<X>{x}, kapi::Range<1>{n}, red);
+      break;
+    case Shape::range3:
+      kapi::call_kernel(space, CombineRange3<X>{x}, kapi::Range<3>{4, 5, n / 20}, red);
+      break;
+    case Shape::groups:
+      kapi::call_kernel(space, CombineGroups<X>{x}, kapi::NdRange<1>({n}, {64}), red);
+      break;
     case Shape::groups_with_barriers:
       kapi::call_kernel(space, CombineWithBarriers<X, T>{x}, kapi::NdRange<1>({n}, {32}), kapi::LocalAccessor<T, 1>(32),
                         red);
@@ -151,8 +160,7 @@ T small_value(std::size_t i) {
 TYPED_TEST(ReductionVariables, Plus) {
   kapi_test::for_each_value_type([](auto type) {
     using T = typename decltype(type)::type;
-    check_operator<TypeParam, T>("plus", kapi::plus<>(), small_value<T>, T(5), T(0),
-                                 [](T a, T b) { return T(a + b); });
+    check_operator<TypeParam, T>("plus", kapi::plus<>(), small_value<T>, T(5), T(0), [](T a, T b) { return T(a + b); });
   });
   check_operator<TypeParam, double>("plus<double>", kapi::plus<double>(), small_value<double>, 0.5, 0.0,
                                     [](double a, double b) { return a + b; });
@@ -208,16 +216,21 @@ TYPED_TEST(ReductionVariables, BitwiseOperators) {
 
 TYPED_TEST(ReductionVariables, LogicalOperators) {
   // One exception in the middle, and none.
-  check_operator<TypeParam, bool>("logical_and", kapi::logical_and<>(), [](std::size_t i) { return i != 5000; }, true,
-                                  true, [](bool a, bool b) { return a && b; });
-  check_operator<TypeParam, bool>("logical_and", kapi::logical_and<>(), [](std::size_t) { return true; }, false, true,
-                                  [](bool a, bool b) { return a && b; });
-  check_operator<TypeParam, bool>("logical_or", kapi::logical_or<>(), [](std::size_t i) { return i == 5000; }, false,
-                                  false, [](bool a, bool b) { return a || b; });
-  check_operator<TypeParam, bool>("logical_or", kapi::logical_or<>(), [](std::size_t) { return false; }, true, false,
-                                  [](bool a, bool b) { return a || b; });
-  check_operator<TypeParam, int>("logical_or<int>", kapi::logical_or<int>(), [](std::size_t i) { return int(i == 77); },
-                                 0, 0, [](int a, int b) { return int(a || b); });
+  check_operator<TypeParam, bool>(
+      "logical_and", kapi::logical_and<>(), [](std::size_t i) { return i != 5000; }, true, true,
+      [](bool a, bool b) { return a && b; });
+  check_operator<TypeParam, bool>(
+      "logical_and", kapi::logical_and<>(), [](std::size_t) { return true; }, false, true,
+      [](bool a, bool b) { return a && b; });
+  check_operator<TypeParam, bool>(
+      "logical_or", kapi::logical_or<>(), [](std::size_t i) { return i == 5000; }, false, false,
+      [](bool a, bool b) { return a || b; });
+  check_operator<TypeParam, bool>(
+      "logical_or", kapi::logical_or<>(), [](std::size_t) { return false; }, true, false,
+      [](bool a, bool b) { return a || b; });
+  check_operator<TypeParam, int>(
+      "logical_or<int>", kapi::logical_or<int>(), [](std::size_t i) { return int(i == 77); }, 0, 0,
+      [](int a, int b) { return int(a || b); });
 }
 
 // ------------------------------------------------------------ several in one launch
@@ -246,11 +259,12 @@ TYPED_TEST(ReductionVariables, SeveralReductionsInOneLaunch) {
   auto lo = scalar<int, Space>("lo", 0);
   auto hi = scalar<float, Space>("hi", 0);
   auto prod = scalar<double, Space>("prod", 1.0);
-  kapi::call_kernel(Space(), Statistics{}, kapi::Range<1>{n}, kapi::reduction(sum, kapi::plus<>()), x,
-                    kapi::reduction(count, kapi::plus<>()),
-                    kapi::reduction(lo, kapi::minimum<>(), kapi::property::reduction::initialize_to_identity{}), 50,
-                    kapi::reduction(hi, kapi::maximum<>(), kapi::property_list{kapi::property::reduction::initialize_to_identity{}}),
-                    kapi::reduction(prod.data(), kapi::multiplies<>()));
+  kapi::call_kernel(
+      Space(), Statistics{}, kapi::Range<1>{n}, kapi::reduction(sum, kapi::plus<>()), x,
+      kapi::reduction(count, kapi::plus<>()),
+      kapi::reduction(lo, kapi::minimum<>(), kapi::property::reduction::initialize_to_identity{}), 50,
+      kapi::reduction(hi, kapi::maximum<>(), kapi::property_list{kapi::property::reduction::initialize_to_identity{}}),
+      kapi::reduction(prod.data(), kapi::multiplies<>()));
   double s = 1.0, p = 1.0;
   std::int64_t c = 0;
   int l = std::numeric_limits<int>::max();
@@ -294,7 +308,7 @@ TYPED_TEST(ReductionVariables, NdRangeKernelWithBarriersGroupAlgorithmsAndReduct
   using Space = TypeParam;
   const std::size_t rows = 48, cols = 64, lr = 4, lc = 8;  // 12 x 8 groups of 32
   auto x = kapi_test::make_view<std::int64_t, Space>("x", rows * cols,
-                                                    [](std::size_t i) { return small_value<std::int64_t>(i); });
+                                                     [](std::size_t i) { return small_value<std::int64_t>(i); });
   auto group_sums = scalar<std::int64_t, Space>("group_sums", 0);
   auto products = scalar<std::int64_t, Space>("products", 7);
   kapi::call_kernel(Space(), GroupsAndReductions{}, kapi::NdRange<2>({rows, cols}, {lr, lc}), x,
@@ -424,7 +438,8 @@ TYPED_TEST(ReductionVariables, EmptyLaunchesKeepTheVariableOrSetTheIdentity) {
     auto reset = scalar<int, Space>("reset", 42);
     auto reset_min = scalar<int, Space>("reset_min", 42);
     const auto keep = kapi::reduction(kept, kapi::plus<>());
-    const auto to_identity = kapi::reduction(reset, kapi::plus<>(), kapi::property::reduction::initialize_to_identity{});
+    const auto to_identity =
+        kapi::reduction(reset, kapi::plus<>(), kapi::property::reduction::initialize_to_identity{});
     const auto to_min_identity =
         kapi::reduction(reset_min, kapi::minimum<>(), kapi::property::reduction::initialize_to_identity{});
     if (nd) {
@@ -450,8 +465,7 @@ void sum_with_a_lambda(std::size_t n, double& result) {
   auto sum = scalar<double, Space>("sum", 0.0);
   // A lambda takes its Reducer by type (device lambdas cannot be generic).
   kapi::call_kernel(
-      Space(),
-      KOKKOS_LAMBDA(const kapi::Item<1>& it, kapi::Reducer<double, kapi::plus<>>& s) { s += x(it.get_id(0)); },
+      Space(), KOKKOS_LAMBDA(const kapi::Item<1>& it, kapi::Reducer<double, kapi::plus<>>& s) { s += x(it.get_id(0)); },
       kapi::Range<1>{n}, kapi::reduction(sum, kapi::plus<>()));
   result = read(sum);
 }
@@ -462,7 +476,8 @@ TYPED_TEST(ReductionVariables, LaunchFormsAndSizes) {
   for (std::size_t n : {std::size_t(1), std::size_t(4095), std::size_t(4097), std::size_t(3 << 20) + 17}) {
     std::int64_t expect = 0;
     for (std::size_t i = 0; i < n; ++i) expect += small_value<std::int64_t>(i);
-    auto x = kapi_test::make_view<std::int64_t, Space>("x", n, [](std::size_t i) { return small_value<std::int64_t>(i); });
+    auto x =
+        kapi_test::make_view<std::int64_t, Space>("x", n, [](std::size_t i) { return small_value<std::int64_t>(i); });
 
     auto a = scalar<std::int64_t, Space>("a", 0);
     kapi::call_kernel(Space(), CombineRange1<decltype(x)>{x}, kapi::Range<1>{n}, kapi::reduction(a, kapi::plus<>()));

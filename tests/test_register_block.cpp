@@ -113,8 +113,9 @@ struct BlockedProduct {
       block.template multiply_accumulate<BK>(a_fragment, b_fragment);
       kapi::group_barrier(it.get_group());
     }
-    block.store(c, [&](int i) { return row0 + FragmentA::first(ty) + std::size_t(a_fragment.position(i)); },
-                [&](int j) { return col0 + FragmentB::first(tx) + std::size_t(b_fragment.position(j)); });
+    block.store(
+        c, [&](int i) { return row0 + FragmentA::first(ty) + std::size_t(a_fragment.position(i)); },
+        [&](int j) { return col0 + FragmentB::first(tx) + std::size_t(b_fragment.position(j)); });
   }
 };
 
@@ -181,6 +182,25 @@ TEST(RegisterBlock, StartsAtZeroAndAccumulatesOuterProducts) {
   const double expected[2][3] = {{1, 3, 11}, {2, 4, 16}};
   for (int i = 0; i < 2; ++i)
     for (int j = 0; j < 3; ++j) EXPECT_EQ(block(i, j), expected[i][j]) << i << ", " << j;
+}
+
+TEST(RegisterBlock, AddToAddsInsideTheViewOnly) {
+  kapi::RegisterBlock<double, 2, 3> block;
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 3; ++j) block(i, j) = 10.0 * i + j + 1;
+  // A 2 x 3 view whose block starts at (1, 1): row 2 and column 3 of the block fall outside.
+  Kokkos::View<double**, Kokkos::LayoutRight, Kokkos::HostSpace> c("c", 2, 3);
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 3; ++j) c(i, j) = 100.0 * (i + 1) + j;
+  block.add_to(
+      c, [](int i) { return std::size_t(1 + i); }, [](int j) { return std::size_t(1 + j); });
+  const double expected[2][3] = {{100, 101, 102}, {200, 201 + 1, 202 + 2}};
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 3; ++j) EXPECT_EQ(c(i, j), expected[i][j]) << i << ", " << j;
+  block.store(
+      c, [](int i) { return std::size_t(i); }, [](int j) { return std::size_t(j); });
+  EXPECT_EQ(c(0, 0), 1.0);
+  EXPECT_EQ(c(1, 2), 13.0);
 }
 
 }  // namespace

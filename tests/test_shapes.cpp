@@ -69,24 +69,24 @@ TEST(Shapes, RangeAndNdRangeSpellings) {
 // Every spelling of a 2-d shape, from integers of several types (the variables a host
 // program has at hand: a std::size_t, an int, an unsigned, a 64-bit count).
 std::vector<kapi::LocalAccessor<float, 2>> local_accessor_spellings(std::size_t s, int t, unsigned u, std::int64_t v) {
-  kapi::LocalAccessor<float, 2> a(s, s);                         // extents
-  kapi::LocalAccessor<float, 2> b({s, s});                       // numba-dpex's LocalAccessor((s, s), ...)
-  kapi::LocalAccessor<float, 2> c{s, s};                         // braces
-  kapi::LocalAccessor<float, 2> d = {s, s};                      // copy-list
-  kapi::LocalAccessor<float, 2> e(kapi::Range<2>{s, s});          // SYCL's local_accessor<T, 2>(range<2>{s, s}, h)
+  kapi::LocalAccessor<float, 2> a(s, s);                  // extents
+  kapi::LocalAccessor<float, 2> b({s, s});                // numba-dpex's LocalAccessor((s, s), ...)
+  kapi::LocalAccessor<float, 2> c{s, s};                  // braces
+  kapi::LocalAccessor<float, 2> d = {s, s};               // copy-list
+  kapi::LocalAccessor<float, 2> e(kapi::Range<2>{s, s});  // SYCL's local_accessor<T, 2>(range<2>{s, s}, h)
   kapi::LocalAccessor<float, 2> f(kapi::Range<2>(s, s));
-  kapi::LocalAccessor<float, 2> g(kapi::Range{s, s});            // CTAD Range
+  kapi::LocalAccessor<float, 2> g(kapi::Range{s, s});  // CTAD Range
   const kapi::Range<2> shape{s, s};
-  kapi::LocalAccessor<float, 2> h(shape);                        // a Range variable
+  kapi::LocalAccessor<float, 2> h(shape);  // a Range variable
   kapi::LocalAccessor<float, 2> i(std::array<std::size_t, 2>{s, s});
-  kapi::LocalAccessor<float, 2> j({t, t});                       // int extents
-  kapi::LocalAccessor<float, 2> k({u, u});                       // unsigned
-  kapi::LocalAccessor<float, 2> l({v, v});                       // 64-bit
-  kapi::LocalAccessor<float, 2> m({s, t});                       // mixed types
+  kapi::LocalAccessor<float, 2> j({t, t});  // int extents
+  kapi::LocalAccessor<float, 2> k({u, u});  // unsigned
+  kapi::LocalAccessor<float, 2> l({v, v});  // 64-bit
+  kapi::LocalAccessor<float, 2> m({s, t});  // mixed types
   kapi::LocalAccessor<float, 2> n(t, u);
   kapi::LocalAccessor<float, 2> o{v, s};
-  kapi::LocalAccessor<float, 2> p({4, 4});                       // literals
-  kapi::LocalAccessor<float, 2> q({s, 4});                       // a variable and a literal
+  kapi::LocalAccessor<float, 2> p({4, 4});  // literals
+  kapi::LocalAccessor<float, 2> q({s, 4});  // a variable and a literal
   kapi::LocalAccessor<float, 2> r{{s, s}};
   return {a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p, q, r};
 }
@@ -181,7 +181,8 @@ TYPED_TEST(Shapes, LocalAccessorSpellingsGiveTheirShapeToKernels) {
 
 static_assert(std::is_same_v<decltype(kapi::PrivateArray<float, 4, 3>::get_range()), kapi::Range<2>>);
 static_assert(kapi::PrivateArray<float, 4, 3>::get_range()[1] == 3);
-static_assert(kapi::PrivateArray<float[4][3]>::get_range()[0] == 4 && kapi::PrivateArray<float[4][3]>::get_range()[1] == 3);
+static_assert(kapi::PrivateArray<float[4][3]>::get_range()[0] == 4 &&
+              kapi::PrivateArray<float[4][3]>::get_range()[1] == 3);
 static_assert(kapi::PrivateArray<float[4][3]>::size() == 12 && kapi::PrivateArray<int[5]>::dimensions == 1);
 static_assert(kapi::PrivateArray<double[2][3][4]>::get_range().size() == 24);
 static_assert(sizeof(kapi::PrivateArray<float[4][3]>) == sizeof(float) * 12);
@@ -200,9 +201,9 @@ struct UsePrivate {
     return sum;
   }
   KOKKOS_INLINE_FUNCTION void operator()(const kapi::Item<1>& it) const {
-    kapi::PrivateArray<float, 4, 3> a(true);   // zero-filled (fill_zeros)
-    kapi::PrivateArray<float[4][3]> b(true);   // the array-type spelling
-    kapi::PrivateArray<float, 4, 3> c{};       // value-initialised: zeros
+    kapi::PrivateArray<float, 4, 3> a(true);  // zero-filled (fill_zeros)
+    kapi::PrivateArray<float[4][3]> b(true);  // the array-type spelling
+    kapi::PrivateArray<float, 4, 3> c{};      // value-initialised: zeros
     const std::size_t i = it.get_id(0);
     out(i, 0) = fill_and_sum(a);
     out(i, 1) = fill_and_sum(b);

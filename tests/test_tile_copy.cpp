@@ -57,8 +57,10 @@ struct TileRoundTrip {
     const std::size_t row = row0 + gr * Rows;
     const auto col = [&](int s) { return col0 + (gc * steps + s) * Cols; };
     Copy copy;
-    if (mode == CopyMode::copy_rows) Copy::copy_rows(src, row, col(0), buffer[0], item);
-    else copy.copy(src, row, col(0), buffer[0], item);
+    if (mode == CopyMode::copy_rows)
+      Copy::copy_rows(src, row, col(0), buffer[0], item);
+    else
+      copy.copy(src, row, col(0), buffer[0], item);
     kapi::group_barrier(it.get_group());
     for (int s = 0; s < steps; ++s) {
       const bool more = mode == CopyMode::pipelined && s + 1 < steps;
@@ -125,8 +127,8 @@ void check_round_trip(const Src& src, const SourceValues& values, std::size_t ro
           want[Expected::at(r, c)] = expected(gr * Rows + r, (gc * steps + steps - 1) * Cols + c);
       const std::size_t base = (gr * groups_c + gc) * buffer_size;
       for (int e = 0; e < buffer_size; ++e)
-        ASSERT_EQ(hraw(base + e), want[e]) << "local memory element " << e << " of group (" << gr << ", " << gc
-                                           << "): " << context;
+        ASSERT_EQ(hraw(base + e), want[e])
+            << "local memory element " << e << " of group (" << gr << ", " << gc << "): " << context;
     }
 }
 
@@ -225,8 +227,6 @@ TYPED_TEST(TileCopy, NarrowRows) {  // Cols = 3: no vector width applies
 
 // Panels whose width does not divide the tile's columns: the last panel of a row is
 // partial, and copy_rows must stop at the tile's edge (not read or write a whole panel).
-TYPED_TEST(TileCopy, PanelsPartialLastPanel) {
-  check_tile_copy<TypeParam, float, 4, 6, 4, layout::Panels<4, 4>>();
-}
+TYPED_TEST(TileCopy, PanelsPartialLastPanel) { check_tile_copy<TypeParam, float, 4, 6, 4, layout::Panels<4, 4>>(); }
 
 }  // namespace

@@ -35,14 +35,22 @@ std::vector<std::size_t> group_sizes() {
 
 template <class T>
 const char* type_name() {
-  if constexpr (std::is_same_v<T, std::int32_t>) return "int32";
-  else if constexpr (std::is_same_v<T, std::int64_t>) return "int64";
-  else if constexpr (std::is_same_v<T, std::uint32_t>) return "uint32";
-  else if constexpr (std::is_same_v<T, std::uint64_t>) return "uint64";
-  else if constexpr (std::is_same_v<T, float>) return "float";
-  else if constexpr (std::is_same_v<T, double>) return "double";
-  else if constexpr (std::is_same_v<T, bool>) return "bool";
-  else return "other";
+  if constexpr (std::is_same_v<T, std::int32_t>)
+    return "int32";
+  else if constexpr (std::is_same_v<T, std::int64_t>)
+    return "int64";
+  else if constexpr (std::is_same_v<T, std::uint32_t>)
+    return "uint32";
+  else if constexpr (std::is_same_v<T, std::uint64_t>)
+    return "uint64";
+  else if constexpr (std::is_same_v<T, float>)
+    return "float";
+  else if constexpr (std::is_same_v<T, double>)
+    return "double";
+  else if constexpr (std::is_same_v<T, bool>)
+    return "bool";
+  else
+    return "other";
 }
 
 }  // namespace kapi_test

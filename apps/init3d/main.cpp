@@ -42,8 +42,8 @@ int run_init3d(const Space& space, std::size_t ni, std::size_t nj, std::size_t n
   init3d::Array<typename Space::memory_space> a("a", ni, nj, nk);
   auto host = Kokkos::create_mirror_view(a);
   const double bytes = double(ni) * double(nj) * double(nk) * sizeof(double);
-  std::printf("kapi-init3d: a(i,j,k) = c*i*j*k, %zux%zux%zu doubles (%.1f MiB), c = %g, %s, %d repeats\n", ni, nj,
-              nk, bytes / (1 << 20), c, kapi_apps::describe(space).c_str(), repeats);
+  std::printf("kapi-init3d: a(i,j,k) = c*i*j*k, %zux%zux%zu doubles (%.1f MiB), c = %g, %s, %d repeats\n", ni, nj, nk,
+              bytes / (1 << 20), c, kapi_apps::describe(space).c_str(), repeats);
   std::printf("%-28s %12s %12s %10s  %s\n", "policy", "median ms", "min ms", "GB/s", "check");
 
   std::vector<Result> results;
@@ -59,8 +59,8 @@ int run_init3d(const Space& space, std::size_t ni, std::size_t nj, std::size_t n
         for (std::size_t k = 0; k < nk; ++k) wrong += !init3d::same(host(i, j, k), init3d::expected(c, i, j, k));
     all_pass = all_pass && wrong == 0;
     results.push_back({policy, t.median_s, t.min_s, bytes / t.median_s * 1e-9, wrong});
-    std::printf("%-28s %12.3f %12.3f %10.2f  %s", policy.c_str(), t.median_s * 1e3, t.min_s * 1e3,
-                results.back().gbs, wrong ? "FAIL" : "PASS");
+    std::printf("%-28s %12.3f %12.3f %10.2f  %s", policy.c_str(), t.median_s * 1e3, t.min_s * 1e3, results.back().gbs,
+                wrong ? "FAIL" : "PASS");
     if (wrong) std::printf(" (%zu of %zu points wrong)", wrong, ni * nj * nk);
     std::printf("\n");
   }
@@ -109,7 +109,8 @@ int main(int argc, char** argv) {
     memory.check();
     kapi_apps::check_space(space);
     return [=] {
-      return kapi_apps::with_space(space, [&](const auto& s) { return run_init3d(s, ni, nj, nk, c, repeats, policies); });
+      return kapi_apps::with_space(space,
+                                   [&](const auto& s) { return run_init3d(s, ni, nj, nk, c, repeats, policies); });
     };
   });
 }

@@ -42,16 +42,22 @@ inline double unit_hash(std::uint64_t i) {
 template <class T>
 T element(std::uint64_t i, bool ones) {
   if (ones) return T(1);
-  if constexpr (std::is_integral_v<T>) return T(int(unit_hash(i) * 7.0) - 3);
-  else return T(unit_hash(i));
+  if constexpr (std::is_integral_v<T>)
+    return T(int(unit_hash(i) * 7.0) - 3);
+  else
+    return T(unit_hash(i));
 }
 
 template <class T>
 const char* type_name() {
-  if constexpr (std::is_same_v<T, float>) return "float";
-  else if constexpr (std::is_same_v<T, double>) return "double";
-  else if constexpr (std::is_same_v<T, std::int32_t>) return "int32";
-  else return "int64";
+  if constexpr (std::is_same_v<T, float>)
+    return "float";
+  else if constexpr (std::is_same_v<T, double>)
+    return "double";
+  else if constexpr (std::is_same_v<T, std::int32_t>)
+    return "int32";
+  else
+    return "int64";
 }
 
 template <class T, class Space>
@@ -156,7 +162,8 @@ int main(int argc, char** argv) {
     if (types.empty()) types = {"float"};
     const auto variants = args.list("variant");
     const std::string data = args.text("data", "uniform");
-    if (data != "uniform" && data != "ones") throw kapi_apps::usage_error("--data: expected uniform or ones, got '" + data + "'");
+    if (data != "uniform" && data != "ones")
+      throw kapi_apps::usage_error("--data: expected uniform or ones, got '" + data + "'");
     const int repeats = static_cast<int>(args.count("repeat", 10, 1, INT_MAX));
     const std::string space = args.text("space", "");
     for (const auto& v : variants) reduce::check_variant(v);
@@ -173,7 +180,8 @@ int main(int argc, char** argv) {
     memory.check();
     kapi_apps::check_space(space);
     return [=] {
-      return kapi_apps::with_space(space, [&](const auto& s) { return run_reduce(s, n, types, data == "ones", repeats, variants); });
+      return kapi_apps::with_space(
+          space, [&](const auto& s) { return run_reduce(s, n, types, data == "ones", repeats, variants); });
     };
   });
 }

@@ -9,10 +9,14 @@ namespace kapi_bench {
 /// The benchmark role of an app variant of kind `kind`.
 constexpr Role role_of(kapi_apps::Kind kind) {
   switch (kind) {
-    case kapi_apps::Kind::anchor: return Role::anchor;
-    case kapi_apps::Kind::raw_kokkos: return Role::raw_kokkos;
-    case kapi_apps::Kind::library: return Role::library;
-    default: return Role::kapi;
+    case kapi_apps::Kind::anchor:
+      return Role::anchor;
+    case kapi_apps::Kind::raw_kokkos:
+      return Role::raw_kokkos;
+    case kapi_apps::Kind::library:
+      return Role::library;
+    default:
+      return Role::kapi;
   }
 }
 

@@ -33,13 +33,15 @@ inline std::string openmp_info() {
 }
 
 struct BuildInfo {
-  std::string config;      // the configuration (openmp, cuda-hopper, ...)
-  std::string cxx_flags;   // the compiler flags, spaces written as commas
-  std::string build_type;  // CMAKE_BUILD_TYPE
-  std::string (*openmp)(); // asked once Kokkos runs (its initialisation may set the threads)
+  std::string config;       // the configuration (openmp, cuda-hopper, ...)
+  std::string cxx_flags;    // the compiler flags, spaces written as commas
+  std::string build_type;   // CMAKE_BUILD_TYPE
+  std::string (*openmp)();  // asked once Kokkos runs (its initialisation may set the threads)
 };
 
 /// The BuildInfo of the translation unit that calls it.
-inline BuildInfo build_info() { return BuildInfo{KAPI_CONFIG_NAME, KAPI_BENCH_CXX_FLAGS, KAPI_BENCH_BUILD_TYPE, openmp_info}; }
+inline BuildInfo build_info() {
+  return BuildInfo{KAPI_CONFIG_NAME, KAPI_BENCH_CXX_FLAGS, KAPI_BENCH_BUILD_TYPE, openmp_info};
+}
 
 }  // namespace kapi_bench

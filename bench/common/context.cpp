@@ -115,7 +115,8 @@ std::string thread_affinities() {
       while (std::getline(status, line)) {
         if (line.rfind("Cpus_allowed_list:", 0) == 0) {
           const auto v = line.find_first_not_of(" \t", 18);
-          out += (out.empty() ? "" : " ") + std::string(e->d_name) + ":" + line.substr(v == std::string::npos ? 18 : v);
+          if (!out.empty()) out += ' ';  // appended: GCC 12 -Wrestrict false positive in C++20
+          out += std::string(e->d_name) + ":" + line.substr(v == std::string::npos ? 18 : v);
         }
       }
     }
@@ -177,7 +178,8 @@ void add_context(const std::string& app, const std::string& suite, const std::st
   int runtime = 0, driver = 0;
   cudaRuntimeGetVersion(&runtime);
   cudaDriverGetVersion(&driver);
-  benchmark::AddCustomContext("cuda_runtime", std::to_string(runtime / 1000) + "." + std::to_string(runtime % 1000 / 10));
+  benchmark::AddCustomContext("cuda_runtime",
+                              std::to_string(runtime / 1000) + "." + std::to_string(runtime % 1000 / 10));
   benchmark::AddCustomContext("cuda_driver", std::to_string(driver / 1000) + "." + std::to_string(driver % 1000 / 10));
   benchmark::AddCustomContext("NVIDIA_TF32_OVERRIDE", env_or("NVIDIA_TF32_OVERRIDE"));
 #endif

@@ -23,10 +23,14 @@ namespace kapi_bench {
 
 const char* role_name(Role r) {
   switch (r) {
-    case Role::anchor: return "anchor";
-    case Role::raw_kokkos: return "raw-kokkos";
-    case Role::library: return "library";
-    default: return "kapi";
+    case Role::anchor:
+      return "anchor";
+    case Role::raw_kokkos:
+      return "raw-kokkos";
+    case Role::library:
+      return "library";
+    default:
+      return "kapi";
   }
 }
 
@@ -59,8 +63,8 @@ struct CaseState {
 
 /// One batch of timed runs of a reference (a Google Benchmark call, or an on-demand batch).
 struct Batch {
-  double seconds = 0;         // the batch's total time
-  std::vector<double> runs;   // its run times (every k-th when there were very many)
+  double seconds = 0;        // the batch's total time
+  std::vector<double> runs;  // its run times (every k-th when there were very many)
 };
 
 /// A batch of run times, thinned to at most 4096 kept runs.
@@ -80,12 +84,12 @@ std::string reference_key(const std::string& group, Role role) { return group + 
 struct Harness::State {
   Options options;
   Space space;
-  std::map<std::string, CaseState> cases;                                 // by case name
-  std::map<std::string, std::shared_ptr<const Case>> references;          // anchor and raw-Kokkos cases by reference_key
-  std::map<std::string, std::vector<Batch>> reference_samples;            // their timed batches, by reference_key
-  std::map<std::string, std::pair<double, std::size_t>> last_rates;       // rate and size per series: predicts the next size
-  std::vector<std::string> names;                                         // registered, in order
-  std::vector<std::function<void()>> finalizers;                          // run before Kokkos::finalize
+  std::map<std::string, CaseState> cases;                            // by case name
+  std::map<std::string, std::shared_ptr<const Case>> references;     // anchor and raw-Kokkos cases by reference_key
+  std::map<std::string, std::vector<Batch>> reference_samples;       // their timed batches, by reference_key
+  std::map<std::string, std::pair<double, std::size_t>> last_rates;  // rate and size per series: predicts the next size
+  std::vector<std::string> names;                                    // registered, in order
+  std::vector<std::function<void()>> finalizers;                     // run before Kokkos::finalize
 
   /// Times runs of a case: the space's own timer (timing.hpp), or the host wall clock
   /// around the call and a fence when the case asks for it (what a caller waits, e.g.

@@ -53,7 +53,7 @@ bool lower_is_better(const std::string& unit);
 
 struct Options {
   Suite suite = Suite::quick;
-  double max_seconds = -1;  // a run predicted to take longer is skipped (<0: suite default)
+  double max_seconds = -1;         // a run predicted to take longer is skipped (<0: suite default)
   std::vector<std::size_t> sizes;  // --kapi_sizes: replaces the sweep
   bool progress = false;           // --kapi_progress: one line per size instead of the console table
   bool list = false;               // --kapi_list: print the registered benchmarks and exit
@@ -81,10 +81,10 @@ struct Case {
   Role role = Role::kapi;
   std::string size_name = "n";  // n, N
   std::size_t size = 0;
-  double work = 0;           // FLOP or bytes per run
-  std::string unit;          // "GFLOP/s", "GB/s", "us" (microseconds per run) or "ns/item" (per unit of work)
+  double work = 0;   // FLOP or bytes per run
+  std::string unit;  // "GFLOP/s", "GB/s", "us" (microseconds per run) or "ns/item" (per unit of work)
   benchmark::TimeUnit time_unit = benchmark::kMillisecond;
-  bool wall_clock = false;   // time with the host clock on every space (launch latency)
+  bool wall_clock = false;  // time with the host clock on every space (launch latency)
   // Makes the operation, bound to this size's data (allocated on first use).
   std::function<std::function<void()>()> bind;
   // Optional: overwrites the output before the checked warm-up run.
@@ -92,9 +92,7 @@ struct Case {
   // After one run: empty if the result is right, else what is wrong.
   std::function<std::string()> verify;
 
-  std::string name() const {
-    return app + "/" + type + "/" + variant + "/" + size_name + ":" + std::to_string(size);
-  }
+  std::string name() const { return app + "/" + type + "/" + variant + "/" + size_name + ":" + std::to_string(size); }
   std::string group() const { return app + "/" + type + "/" + size_name + ":" + std::to_string(size); }
   std::string series() const { return app + "/" + type + "/" + variant; }
 };

@@ -105,7 +105,8 @@ void raw_sliding_window(const Space& space, const Matrix& a, const Matrix& b, co
 }
 
 inline std::string raw_description() {
-  return "Kokkos::TeamPolicy, one team per 16x16 block of C (tile size a run-time value, as in the kapi kernels), A and B tiles in team scratch, two team_barriers "
+  return "Kokkos::TeamPolicy, one team per 16x16 block of C (tile size a run-time value, as in the kapi kernels), A "
+         "and B tiles in team scratch, two team_barriers "
          "per step; device: 256 members, one per element; host: 1-member teams, the block's 16x16 items as "
          "TeamThreadRange x ThreadVectorRange phases";
 }

@@ -103,8 +103,9 @@ std::vector<std::size_t> default_sizes(const Harness& h) {
 
 // [guide:bench-cases]
 void register_all(Harness& h) {
-  benchmark::AddCustomContext("anchor", "raw-kokkos-range: Kokkos::parallel_for over a RangePolicy, the blur's "
-                                        "body written on Kokkos alone");
+  benchmark::AddCustomContext("anchor",
+                              "raw-kokkos-range: Kokkos::parallel_for over a RangePolicy, the blur's "
+                              "body written on Kokkos alone");
   const Space space = h.space();  // every case runs on the harness's execution space
   const Cache data = h.make_cache<Data>(make_data);
   for (std::size_t n : h.sweep(default_sizes(h))) {
@@ -118,15 +119,12 @@ void register_all(Harness& h) {
       });
     };
     h.add(anchor);  // the anchor first: every later case at this size is timed against it
-    h.add(kapi_case(space, data, n, "range", [](const Space& s, const Data& d) {
-      guide::blur_range(s, d.in, d.out, blur_radius);
-    }));
-    h.add(kapi_case(space, data, n, "nd-range-l256", [](const Space& s, const Data& d) {
-      guide::blur_nd_range(s, d.in, d.out, blur_radius, 256);
-    }));
-    h.add(kapi_case(space, data, n, "phased-l256", [](const Space& s, const Data& d) {
-      guide::blur_phased(s, d.in, d.out, blur_radius, 256);
-    }));
+    h.add(kapi_case(space, data, n, "range",
+                    [](const Space& s, const Data& d) { guide::blur_range(s, d.in, d.out, blur_radius); }));
+    h.add(kapi_case(space, data, n, "nd-range-l256",
+                    [](const Space& s, const Data& d) { guide::blur_nd_range(s, d.in, d.out, blur_radius, 256); }));
+    h.add(kapi_case(space, data, n, "phased-l256",
+                    [](const Space& s, const Data& d) { guide::blur_phased(s, d.in, d.out, blur_radius, 256); }));
   }
 }
 // [guide:end]

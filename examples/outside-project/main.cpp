@@ -68,8 +68,9 @@ struct BlockedProduct {
       block.multiply_accumulate<BK>(a_rows, b_cols);
       kapi::group_barrier(it.get_group());
     }
-    block.store(c, [&](int i) { return row0 + std::size_t(ty) * W + std::size_t(a_rows.position(i)); },
-                [&](int j) { return col0 + std::size_t(tx) * W + std::size_t(b_cols.position(j)); });
+    block.store(
+        c, [&](int i) { return row0 + std::size_t(ty) * W + std::size_t(a_rows.position(i)); },
+        [&](int j) { return col0 + std::size_t(tx) * W + std::size_t(b_cols.position(j)); });
   }
 };
 

@@ -91,7 +91,8 @@ void launch_all(const Space& space) {
   const NestBody<decltype(a)> body{a};
   kapi::loop_nest(space, kapi::nest::Tiles{}, kapi::Range<3>(4, 8, 16), body);
   kapi::loop_nest(space, kapi::nest::RangeKernel{}, kapi::Range<3>(4, 8, 16), body);
-  expected["for kapi::nest " + kapi::nest::Tiles{}.name() + " " + kapi::detail::type_name<NestBody<decltype(a)>>()] += 1;
+  expected["for kapi::nest " + kapi::nest::Tiles{}.name() + " " + kapi::detail::type_name<NestBody<decltype(a)>>()] +=
+      1;
   expected["for kapi::nest kapi-range " + kapi::detail::type_name<NestBody<decltype(a)>>()] += 1;
 
   kapi::ReduceWorkspace<float, Space> ws(space, n);

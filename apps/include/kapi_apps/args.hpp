@@ -138,8 +138,8 @@ class Args {
       bool digits = !v.empty();
       for (char c : v) digits = digits && c >= '0' && c <= '9';
       if (digits)
-        throw usage_error("--" + name + ": " + v + " is too large (a count is at most " +
-                          std::to_string(UINT64_MAX) + ")");
+        throw usage_error("--" + name + ": " + v + " is too large (a count is at most " + std::to_string(UINT64_MAX) +
+                          ")");
       throw usage_error("--" + name + ": expected a count, got '" + v + "'");
     }
     return n;

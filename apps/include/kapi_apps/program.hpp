@@ -41,9 +41,7 @@ inline std::string lower(std::string s) {
 /// Names of the enabled spaces, for --help.
 inline std::string space_names() {
   std::string names;
-  for_each_space([&](auto tag) {
-    names += (names.empty() ? "" : ", ") + lower(decltype(tag)::type::name());
-  });
+  for_each_space([&](auto tag) { names += (names.empty() ? "" : ", ") + lower(decltype(tag)::type::name()); });
   return names;
 }
 
@@ -51,7 +49,8 @@ inline std::string space_names() {
 inline void check_space(const std::string& name) {
   bool known = name.empty();
   for_each_space([&](auto tag) { known = known || lower(decltype(tag)::type::name()) == lower(name); });
-  if (!known) throw usage_error("--space: '" + name + "' is not enabled in this build (enabled: " + space_names() + ")");
+  if (!known)
+    throw usage_error("--space: '" + name + "' is not enabled in this build (enabled: " + space_names() + ")");
 }
 
 /// Calls f(space) with the execution space named `name` ("" = Kokkos' default space).

@@ -28,7 +28,10 @@ class JsonObject {
   }
   JsonObject& add(const std::string& key, const std::vector<JsonObject>& items) {
     std::string s = "[";
-    for (std::size_t i = 0; i < items.size(); ++i) s += (i ? "," : "") + items[i].str();
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      if (i) s += ',';  // appended, not `"," + str()`: GCC 12 -Wrestrict false positive in C++20
+      s += items[i].str();
+    }
     return raw(key, s + "]");
   }
   JsonObject& raw(const std::string& key, const std::string& json) {

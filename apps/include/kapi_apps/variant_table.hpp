@@ -37,8 +37,8 @@ struct Variant {
   std::string_view name;
   std::string_view summary;  // one line for --help
   Kind kind;
-  Run run;                 // the variant's code
-  bool available = true;   // false where this build lacks what it needs (e.g. Kokkos Kernels)
+  Run run;                // the variant's code
+  bool available = true;  // false where this build lacks what it needs (e.g. Kokkos Kernels)
 };
 
 template <class Run>

@@ -10,18 +10,20 @@
 // work-items only at barriers, so an atomic is never interrupted by a work-item of its
 // own group; other groups run on other threads and the hardware atomic orders those.
 //
-// Memory orders: Kokkos's read-modify-write atomics promise atomicity but, depending on
-// version and backend, no ordering; AtomicRef adds a full fence before (release and
-// stronger) and after (acquire and stronger) as the order needs. Relaxed operations pay
-// nothing extra. Memory scopes are accepted for SYCL compatibility; every operation is
-// at least device-scoped (Kokkos has no narrower atomics), and system scope is device
-// scope too (host memory shared with a running device kernel is not supported).
+// Memory orders: Kokkos's public atomics are relaxed. With Kokkos on desul (4.1 and newer)
+// the order goes to desul's ordered atomics; on older Kokkos AtomicRef adds a full fence
+// before (release and stronger) and after (acquire and stronger) as the order needs
+// (detail/ordered_atomics.hpp). Relaxed operations pay nothing extra. Memory scopes are
+// accepted for SYCL compatibility; every operation is at least device-scoped (Kokkos has
+// no narrower atomics), and system scope is device scope too (host memory shared with a
+// running device kernel is not supported).
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
 #include <utility>
 
 #include <kapi/config.hpp>
+#include <kapi/detail/ordered_atomics.hpp>
 #include <kapi/local_accessor.hpp>
 #include <kapi/memory_model.hpp>
 
@@ -30,16 +32,9 @@ namespace kapi {
 namespace detail {
 
 template <class T>
-inline constexpr bool atomic_value_v =
-    (std::is_integral_v<T> && !std::is_same_v<T, bool> && (sizeof(T) == 4 || sizeof(T) == 8)) ||
-    std::is_same_v<T, float> || std::is_same_v<T, double>;
-
-KAPI_FUNCTION constexpr bool releases(MemoryOrder o) {
-  return o == MemoryOrder::release || o == MemoryOrder::acq_rel || o == MemoryOrder::seq_cst;
-}
-KAPI_FUNCTION constexpr bool acquires(MemoryOrder o) {
-  return o == MemoryOrder::acquire || o == MemoryOrder::acq_rel || o == MemoryOrder::seq_cst;
-}
+inline constexpr bool atomic_value_v = (std::is_integral_v<T> && !std::is_same_v<T, bool> &&
+                                        (sizeof(T) == 4 || sizeof(T) == 8)) ||
+                                       std::is_same_v<T, float> || std::is_same_v<T, double>;
 
 // SYCL's memory_order_traits: what a load or a store does under an atomic_ref's default order.
 KAPI_FUNCTION constexpr MemoryOrder read_order(MemoryOrder o) {
@@ -47,13 +42,6 @@ KAPI_FUNCTION constexpr MemoryOrder read_order(MemoryOrder o) {
 }
 KAPI_FUNCTION constexpr MemoryOrder write_order(MemoryOrder o) {
   return o == MemoryOrder::acq_rel ? MemoryOrder::release : o == MemoryOrder::acquire ? MemoryOrder::relaxed : o;
-}
-
-KAPI_FUNCTION void fence_before(MemoryOrder o) {
-  if (releases(o)) Kokkos::memory_fence();
-}
-KAPI_FUNCTION void fence_after(MemoryOrder o) {
-  if (acquires(o)) Kokkos::memory_fence();
 }
 
 /// The unsigned integer with T's bits.
@@ -92,8 +80,7 @@ class AtomicRef {
   /// Refers to `ref`, which must be aligned to sizeof(T) and stay alive while in use.
   KAPI_FUNCTION explicit AtomicRef(T& ref) : ptr_(&ref) {}
   /// numba-dpex's form: AtomicRef(array, index...) refers to array(index...).
-  template <class Array, class... I,
-            class = std::enable_if_t<(sizeof...(I) >= 1) && (std::is_integral_v<I> && ...)>>
+  template <class Array, class... I, class = std::enable_if_t<(sizeof...(I) >= 1) && (std::is_integral_v<I> && ...)>>
   KAPI_FUNCTION AtomicRef(const Array& array, I... index) : ptr_(&array(index...)) {}
 
   KAPI_FUNCTION bool is_lock_free() const { return true; }
@@ -134,10 +121,7 @@ class AtomicRef {
   }
 
   KAPI_FUNCTION T exchange(T operand, MemoryOrder order = DefaultOrder, MemoryScope = DefaultScope) const {
-    detail::fence_before(order);
-    const T old = Kokkos::atomic_exchange(ptr_, operand);
-    detail::fence_after(order);
-    return old;
+    return detail::ordered_exchange(ptr_, operand, order);
   }
 
   /// If the stored value equals `expected` bitwise, replaces it with `desired` and
@@ -149,10 +133,8 @@ class AtomicRef {
                                              MemoryScope = DefaultScope) const {
     using Bits = detail::bits_t<T>;
     const Bits want = detail::bit_cast<Bits>(expected);
-    detail::fence_before(order);
-    const Bits old = Kokkos::atomic_compare_exchange(reinterpret_cast<Bits*>(ptr_), want,
-                                                     detail::bit_cast<Bits>(desired));
-    detail::fence_after(order);
+    const Bits old =
+        detail::ordered_compare_exchange(reinterpret_cast<Bits*>(ptr_), want, detail::bit_cast<Bits>(desired), order);
     if (old == want) return true;
     expected = detail::bit_cast<T>(old);
     return false;
@@ -170,10 +152,10 @@ class AtomicRef {
 
   // Every fetch_* returns the value stored before the operation.
   KAPI_FUNCTION T fetch_add(T operand, MemoryOrder order = DefaultOrder, MemoryScope = DefaultScope) const {
-    return rmw(order, [&] { return Kokkos::atomic_fetch_add(ptr_, operand); });
+    return detail::ordered_fetch_add(ptr_, operand, order);
   }
   KAPI_FUNCTION T fetch_sub(T operand, MemoryOrder order = DefaultOrder, MemoryScope = DefaultScope) const {
-    return rmw(order, [&] { return Kokkos::atomic_fetch_sub(ptr_, operand); });
+    return detail::ordered_fetch_sub(ptr_, operand, order);
   }
   // fetch_min/fetch_max of floating point follow SYCL (DPC++) and numba: the operand is
   // stored only when it compares less (greater) than the stored value, so a NaN operand
@@ -184,29 +166,29 @@ class AtomicRef {
     if constexpr (std::is_floating_point_v<T>) {
       return rmw(order, [&] { return store_if_better<true>(operand); });
     } else {
-      return rmw(order, [&] { return Kokkos::atomic_fetch_min(ptr_, operand); });
+      return detail::ordered_fetch_min(ptr_, operand, order);
     }
   }
   KAPI_FUNCTION T fetch_max(T operand, MemoryOrder order = DefaultOrder, MemoryScope = DefaultScope) const {
     if constexpr (std::is_floating_point_v<T>) {
       return rmw(order, [&] { return store_if_better<false>(operand); });
     } else {
-      return rmw(order, [&] { return Kokkos::atomic_fetch_max(ptr_, operand); });
+      return detail::ordered_fetch_max(ptr_, operand, order);
     }
   }
   // Bitwise operations exist for integer types only (SFINAE, so they are absent, not
   // broken, for float and double).
   template <class U = T, class = std::enable_if_t<std::is_integral_v<U>>>
   KAPI_FUNCTION T fetch_and(T operand, MemoryOrder order = DefaultOrder, MemoryScope = DefaultScope) const {
-    return rmw(order, [&] { return Kokkos::atomic_fetch_and(ptr_, operand); });
+    return detail::ordered_fetch_and(ptr_, operand, order);
   }
   template <class U = T, class = std::enable_if_t<std::is_integral_v<U>>>
   KAPI_FUNCTION T fetch_or(T operand, MemoryOrder order = DefaultOrder, MemoryScope = DefaultScope) const {
-    return rmw(order, [&] { return Kokkos::atomic_fetch_or(ptr_, operand); });
+    return detail::ordered_fetch_or(ptr_, operand, order);
   }
   template <class U = T, class = std::enable_if_t<std::is_integral_v<U>>>
   KAPI_FUNCTION T fetch_xor(T operand, MemoryOrder order = DefaultOrder, MemoryScope = DefaultScope) const {
-    return rmw(order, [&] { return Kokkos::atomic_fetch_xor(ptr_, operand); });
+    return detail::ordered_fetch_xor(ptr_, operand, order);
   }
 
   // Compound assignments return the new value, as in SYCL.
@@ -264,6 +246,7 @@ class AtomicRef {
     }
   }
 
+  // The floating-point min/max loop between the fences its order needs.
   template <class F>
   KAPI_FUNCTION static T rmw(MemoryOrder order, const F& f) {
     detail::fence_before(order);
@@ -274,11 +257,16 @@ class AtomicRef {
 #if !KAPI_COMPILING_DEVICE_CODE
   static constexpr int gnu_order(MemoryOrder o) {
     switch (o) {
-      case MemoryOrder::relaxed: return __ATOMIC_RELAXED;
-      case MemoryOrder::acquire: return __ATOMIC_ACQUIRE;
-      case MemoryOrder::release: return __ATOMIC_RELEASE;
-      case MemoryOrder::acq_rel: return __ATOMIC_ACQ_REL;
-      default: return __ATOMIC_SEQ_CST;
+      case MemoryOrder::relaxed:
+        return __ATOMIC_RELAXED;
+      case MemoryOrder::acquire:
+        return __ATOMIC_ACQUIRE;
+      case MemoryOrder::release:
+        return __ATOMIC_RELEASE;
+      case MemoryOrder::acq_rel:
+        return __ATOMIC_ACQ_REL;
+      default:
+        return __ATOMIC_SEQ_CST;
     }
   }
 #endif
@@ -298,8 +286,7 @@ using atomic_element_t = std::remove_reference_t<decltype(std::declval<const Arr
 
 template <class T>
 AtomicRef(T&) -> AtomicRef<T>;
-template <class Array, class... I,
-          class = std::enable_if_t<(sizeof...(I) >= 1) && (std::is_integral_v<I> && ...)>>
+template <class Array, class... I, class = std::enable_if_t<(sizeof...(I) >= 1) && (std::is_integral_v<I> && ...)>>
 AtomicRef(const Array&, I...)
     -> AtomicRef<detail::atomic_element_t<Array, I...>, MemoryOrder::relaxed, MemoryScope::device,
                  is_local_accessor_v<Array> ? AddressSpace::local : AddressSpace::global>;
@@ -308,7 +295,7 @@ AtomicRef(const Array&, I...)
 /// after the fence as `order` says (relaxed: no effect). Scope as for AtomicRef.
 KAPI_FUNCTION void atomic_fence(MemoryOrder order, MemoryScope scope = MemoryScope::device) {
   (void)scope;
-  if (order != MemoryOrder::relaxed) Kokkos::memory_fence();
+  detail::ordered_fence(order);
 }
 
 }  // namespace kapi

@@ -10,7 +10,7 @@
 namespace kapi {
 
 /// Largest work-group a host backend runs. Each work-item of a group that reaches a
-/// barrier gets its own context (detail/host_stack_pool.hpp: a 128 KiB stack above a
+/// barrier gets its own context (host/detail/stack_pool.hpp: a 128 KiB stack above a
 /// 64 KiB guard, a few KiB touched), so 1024 items cost the host thread about 196 MiB of
 /// reserved address space and a few MiB of touched memory.
 inline constexpr std::size_t host_max_work_group_size = 1024;

@@ -12,8 +12,7 @@ class Group : public detail::GroupGeometry<N> {
  public:
   Group() = default;
   KAPI_FUNCTION Group(const std::size_t (&group_id)[N], const std::size_t (&group_range)[N],
-                      const std::size_t (&local_range)[N], std::size_t local_linear_id,
-                      detail::GroupHandle handle)
+                      const std::size_t (&local_range)[N], std::size_t local_linear_id, detail::GroupHandle handle)
       : detail::GroupGeometry<N>(group_id, group_range, local_range, handle), local_linear_id_(local_linear_id) {}
 
   /// True for the work-item with local id 0 (the calling work-item's view of its group).

@@ -16,8 +16,8 @@
 // they match a double-precision reference within n·ε·Σ|x| (ε of the value type, n the
 // number of values), the standard bound for any summation order.
 //
-// Mapping (detail/group_ops.hpp): device backends use Kokkos team collectives
-// (device/detail/group_algorithms.hpp); host backends run the group as host contexts and
+// Mapping (detail/group_ops.hpp): device backends use warp shuffles and Kokkos team
+// collectives (device/detail/group_algorithms.hpp); host backends run the group as host contexts and
 // combine through the group's collective buffer (host/detail/group_algorithms.hpp).
 #include <cstddef>
 #include <type_traits>
@@ -25,13 +25,15 @@
 #include <kapi/detail/group_ops.hpp>
 #include <kapi/functional.hpp>
 #include <kapi/group.hpp>
+#include <kapi/sub_group_algorithms.hpp>  // the same algorithms over a sub-group
 
 namespace kapi {
 
 namespace detail {
 template <class T>
 KAPI_FUNCTION constexpr void check_group_value() {
-  static_assert(std::is_arithmetic_v<T>, "kapi group algorithms take arithmetic values (bool, integers, float, double)");
+  static_assert(std::is_arithmetic_v<T>,
+                "kapi group algorithms take arithmetic values (bool, integers, float, double)");
 }
 
 template <class Ptr>

@@ -3,6 +3,7 @@
 #include <cstddef>
 
 #include <kapi/group.hpp>
+#include <kapi/sub_group.hpp>
 
 namespace kapi {
 
@@ -56,6 +57,11 @@ class NdItem {
   }
   KAPI_FUNCTION std::size_t get_local_linear_range() const { return group_.get_local_linear_range(); }
   KAPI_FUNCTION const Group<N>& get_group() const { return group_; }
+  /// The work-item's sub-group (sub_group.hpp): consecutive local linear ids.
+  KAPI_FUNCTION SubGroup get_sub_group() const {
+    return SubGroup(group_.impl_local_linear_id(), group_.get_local_linear_range(), detail::compiled_sub_group_size,
+                    group_.impl_handle());
+  }
 
  private:
   Group<N> group_;

@@ -18,6 +18,7 @@
 #include <kapi/phased.hpp>
 #include <kapi/range.hpp>
 #include <kapi/reduction.hpp>
+#include <kapi/sub_group.hpp>
 #include <kapi/work_group.hpp>
 
 // Memory, synchronisation and collectives
@@ -29,8 +30,11 @@
 #include <kapi/math.hpp>
 #include <kapi/memory_model.hpp>
 #include <kapi/private_array.hpp>
+#include <kapi/sub_group_algorithms.hpp>
 
 // Building blocks for tuned kernels
+#include <kapi/joint_matrix.hpp>
+#include <kapi/reduced_precision.hpp>
 #include <kapi/register_block.hpp>
 #include <kapi/tile_copy.hpp>
 #include <kapi/unroll.hpp>

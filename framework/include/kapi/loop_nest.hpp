@@ -43,10 +43,11 @@ namespace nest {
 template <class Policy, class ExecSpace, class Body, class = void>
 inline constexpr bool is_policy_v = false;
 template <class Policy, class ExecSpace, class Body>
-inline constexpr bool is_policy_v<Policy, ExecSpace, Body,
-                                  std::void_t<decltype(std::declval<const Policy&>().run(
-                                      std::declval<const ExecSpace&>(), std::declval<const Range<3>&>(),
-                                      std::declval<const Body&>()))>> = true;
+inline constexpr bool
+    is_policy_v<Policy, ExecSpace, Body,
+                std::void_t<decltype(std::declval<const Policy&>().run(
+                    std::declval<const ExecSpace&>(), std::declval<const Range<3>&>(), std::declval<const Body&>()))>> =
+        true;
 }  // namespace nest
 
 /// Runs body(i, j, k) for every 0 <= i < extents[0], 0 <= j < extents[1],
@@ -56,7 +57,8 @@ inline constexpr bool is_policy_v<Policy, ExecSpace, Body,
 /// std::invalid_argument for an unknown name.
 template <class ExecSpace, class Policy, class Body>
 void loop_nest(const ExecSpace& space, const Policy& policy, const Range<3>& extents, const Body& body) {
-  static_assert(Kokkos::is_execution_space<ExecSpace>::value, "kapi::loop_nest: the first argument is an execution space");
+  static_assert(Kokkos::is_execution_space<ExecSpace>::value,
+                "kapi::loop_nest: the first argument is an execution space");
   if constexpr (std::is_convertible_v<const Policy&, std::string>) {
     loop_nest(space, nest::parse_policy(policy), extents, body);
   } else if constexpr (std::is_same_v<Policy, nest::AnyPolicy>) {

@@ -44,9 +44,9 @@ namespace detail {
 template <class T>
 inline constexpr bool math_float_v = std::is_same_v<T, float> || std::is_same_v<T, double>;
 template <class A, class B>
-inline constexpr bool math_mixed_v = std::is_arithmetic_v<A> && std::is_arithmetic_v<B> &&
-                                     !(math_float_v<A> && std::is_same_v<A, B>) && !std::is_same_v<A, long double> &&
-                                     !std::is_same_v<B, long double>;
+inline constexpr bool math_mixed_v =
+    std::is_arithmetic_v<A>&& std::is_arithmetic_v<B> &&
+    !(math_float_v<A> && std::is_same_v<A, B>)&&!std::is_same_v<A, long double> && !std::is_same_v<B, long double>;
 /// The type a mixed call computes in: double, unless both are float (as <cmath> promotes).
 template <class A, class B>
 using math_promoted_t = std::conditional_t<std::is_same_v<A, float> && std::is_same_v<B, float>, float, double>;
@@ -54,31 +54,31 @@ using math_promoted_t = std::conditional_t<std::is_same_v<A, float> && std::is_s
 
 // One-argument functions: float, double, and integers computed in double.
 #if KAPI_IMPL_DEVICE_LIBM
-#define KAPI_IMPL_MATH1(name)                                              \
-  KAPI_FUNCTION float name(float x) { return ::name##f(x); }               \
+#define KAPI_IMPL_MATH1(name)                                \
+  KAPI_FUNCTION float name(float x) { return ::name##f(x); } \
   KAPI_FUNCTION double name(double x) { return ::name(x); }
-#define KAPI_IMPL_MATH2(name)                                                      \
-  KAPI_FUNCTION float name(float x, float y) { return ::name##f(x, y); }           \
+#define KAPI_IMPL_MATH2(name)                                            \
+  KAPI_FUNCTION float name(float x, float y) { return ::name##f(x, y); } \
   KAPI_FUNCTION double name(double x, double y) { return ::name(x, y); }
 #else
-#define KAPI_IMPL_MATH1(name)                                              \
-  KAPI_FUNCTION float name(float x) { return std::name(x); }               \
+#define KAPI_IMPL_MATH1(name)                                \
+  KAPI_FUNCTION float name(float x) { return std::name(x); } \
   KAPI_FUNCTION double name(double x) { return std::name(x); }
-#define KAPI_IMPL_MATH2(name)                                                      \
-  KAPI_FUNCTION float name(float x, float y) { return std::name(x, y); }           \
+#define KAPI_IMPL_MATH2(name)                                            \
+  KAPI_FUNCTION float name(float x, float y) { return std::name(x, y); } \
   KAPI_FUNCTION double name(double x, double y) { return std::name(x, y); }
 #endif
 
-#define KAPI_IMPL_MATH1_INTEGERS(name)                                     \
-  template <class I, class = std::enable_if_t<std::is_integral_v<I>>>     \
-  KAPI_FUNCTION double name(I x) {                                         \
-    return name(static_cast<double>(x));                                   \
+#define KAPI_IMPL_MATH1_INTEGERS(name)                                \
+  template <class I, class = std::enable_if_t<std::is_integral_v<I>>> \
+  KAPI_FUNCTION double name(I x) {                                    \
+    return name(static_cast<double>(x));                              \
   }
-#define KAPI_IMPL_MATH2_MIXED(name)                                                          \
-  template <class A, class B, class = std::enable_if_t<detail::math_mixed_v<A, B>>>         \
-  KAPI_FUNCTION detail::math_promoted_t<A, B> name(A x, B y) {                               \
-    using P = detail::math_promoted_t<A, B>;                                                 \
-    return name(static_cast<P>(x), static_cast<P>(y));                                       \
+#define KAPI_IMPL_MATH2_MIXED(name)                                                 \
+  template <class A, class B, class = std::enable_if_t<detail::math_mixed_v<A, B>>> \
+  KAPI_FUNCTION detail::math_promoted_t<A, B> name(A x, B y) {                      \
+    using P = detail::math_promoted_t<A, B>;                                        \
+    return name(static_cast<P>(x), static_cast<P>(y));                              \
   }
 
 #define KAPI_IMPL_UNARY(name) KAPI_IMPL_MATH1(name) KAPI_IMPL_MATH1_INTEGERS(name)

@@ -85,7 +85,8 @@ class Reducer {
   using binary_operation = Op;
   static constexpr int dimensions = 0;
 
-  KAPI_FUNCTION Reducer(T& partial, const Op& op, const T& identity) : partial_(&partial), op_(op), identity_(identity) {}
+  KAPI_FUNCTION Reducer(T& partial, const Op& op, const T& identity)
+      : partial_(&partial), op_(op), identity_(identity) {}
 
   /// Combines x into the reduction.
   KAPI_FUNCTION const Reducer& combine(const T& x) const {
@@ -120,15 +121,18 @@ KAPI_FUNCTION const Reducer<T, multiplies<U>>& operator*=(const Reducer<T, multi
   return r.combine(x);
 }
 template <class T, class U>
-KAPI_FUNCTION const Reducer<T, bit_and<U>>& operator&=(const Reducer<T, bit_and<U>>& r, const detail::type_identity_t<T>& x) {
+KAPI_FUNCTION const Reducer<T, bit_and<U>>& operator&=(const Reducer<T, bit_and<U>>& r,
+                                                       const detail::type_identity_t<T>& x) {
   return r.combine(x);
 }
 template <class T, class U>
-KAPI_FUNCTION const Reducer<T, bit_or<U>>& operator|=(const Reducer<T, bit_or<U>>& r, const detail::type_identity_t<T>& x) {
+KAPI_FUNCTION const Reducer<T, bit_or<U>>& operator|=(const Reducer<T, bit_or<U>>& r,
+                                                      const detail::type_identity_t<T>& x) {
   return r.combine(x);
 }
 template <class T, class U>
-KAPI_FUNCTION const Reducer<T, bit_xor<U>>& operator^=(const Reducer<T, bit_xor<U>>& r, const detail::type_identity_t<T>& x) {
+KAPI_FUNCTION const Reducer<T, bit_xor<U>>& operator^=(const Reducer<T, bit_xor<U>>& r,
+                                                       const detail::type_identity_t<T>& x) {
   return r.combine(x);
 }
 
@@ -189,7 +193,7 @@ inline constexpr bool initializes_v<void(P...)> = (initializes_to_identity_v<P> 
 template <class View, class Op, class... Props,
           class = std::enable_if_t<Kokkos::is_view<View>::value && (detail::is_property_v<Props> && ...)>>
 Reduction<typename View::non_const_value_type, Op, typename View::memory_space> reduction(const View& var, const Op& op,
-                                                                                         Props...) {
+                                                                                          Props...) {
   using T = typename View::non_const_value_type;
   return {detail::reduction_target(var), known_identity<Op, T>(), op, detail::initializes_v<void(Props...)>};
 }

@@ -57,7 +57,7 @@ struct Runs {
   static_assert(N % W == 0, "kapi::fragment::Runs: whole runs");
   static constexpr int size = N;
   static constexpr bool direct = false;  // read only as whole Vecs
-  const T* p;  // aligned to W elements, as are k_step and run_stride
+  const T* p;                            // aligned to W elements, as are k_step and run_stride
   std::ptrdiff_t k_step, run_stride;
   KAPI_FUNCTION void load(int k, T (&out)[N]) const {
     KAPI_UNROLL
@@ -88,7 +88,8 @@ class RegisterBlock {
   /// acc(i, j) += sum over k < K of a(k, i) · b(k, j).
   template <int K, class FragmentA, class FragmentB>
   KAPI_FUNCTION void multiply_accumulate(const FragmentA& a, const FragmentB& b) {
-    static_assert(FragmentA::size == TM && FragmentB::size == TN, "kapi::RegisterBlock: fragment sizes must be TM and TN");
+    static_assert(FragmentA::size == TM && FragmentB::size == TN,
+                  "kapi::RegisterBlock: fragment sizes must be TM and TN");
     // A local working copy: GCC keeps a local array in SIMD registers across the k loop,
     // but not a member array (it would load and store it around every multiply-add).
     T acc[TM][TN];
@@ -130,6 +131,20 @@ class RegisterBlock {
   /// c(row(i), col(j)) = acc(i, j) where that lies inside c (row, col: int -> index).
   template <class View, class RowOf, class ColOf>
   KAPI_FUNCTION void store(const View& c, const RowOf& row, const ColOf& col) const {
+    for_each_inside(c, row, col, [](auto& to, const T& v) { to = v; });
+  }
+  /// c(row(i), col(j)) += acc(i, j) where that lies inside c: C += A·B in one pass.
+  template <class View, class RowOf, class ColOf>
+  KAPI_FUNCTION void add_to(const View& c, const RowOf& row, const ColOf& col) const {
+    for_each_inside(c, row, col, [](auto& to, const T& v) { to += v; });
+  }
+
+  KAPI_FUNCTION T& operator()(int i, int j) { return acc_[i][j]; }
+  KAPI_FUNCTION const T& operator()(int i, int j) const { return acc_[i][j]; }
+
+ private:
+  template <class View, class RowOf, class ColOf, class Write>
+  KAPI_FUNCTION void for_each_inside(const View& c, const RowOf& row, const ColOf& col, const Write& write) const {
     const std::size_t m = c.extent(0), n = c.extent(1);
     KAPI_UNROLL
     for (int i = 0; i < TM; ++i) {
@@ -138,15 +153,11 @@ class RegisterBlock {
       KAPI_UNROLL
       for (int j = 0; j < TN; ++j) {
         const std::size_t cc = col(j);
-        if (cc < n) c(r, cc) = acc_[i][j];
+        if (cc < n) write(c(r, cc), acc_[i][j]);
       }
     }
   }
 
-  KAPI_FUNCTION T& operator()(int i, int j) { return acc_[i][j]; }
-  KAPI_FUNCTION const T& operator()(int i, int j) const { return acc_[i][j]; }
-
- private:
   KAPI_FUNCTION static void copy(const T (&from)[TM][TN], T (&to)[TM][TN]) {
     KAPI_UNROLL
     for (int i = 0; i < TM; ++i) {

@@ -66,7 +66,8 @@ namespace detail {
 template <class T, int Rows, int Cols, int Items, class Layout>
 constexpr int tile_copy_width() {
   int w = vec_width_16_bytes<T>;
-  while (w > 1 && (Cols % w != 0 || (Rows * Cols / w) % Items != 0 || (Layout::rows_contiguous && Layout::alignment % w != 0)))
+  while (w > 1 &&
+         (Cols % w != 0 || (Rows * Cols / w) % Items != 0 || (Layout::rows_contiguous && Layout::alignment % w != 0)))
     w /= 2;
   return w;
 }

@@ -22,9 +22,7 @@ struct alignas(sizeof(T) * W) Vec {
   KAPI_FUNCTION const T& operator[](int i) const { return v[i]; }
 
   /// True when p may be loaded from or stored to as a Vec (aligned to W elements).
-  KAPI_FUNCTION static bool aligned(const T* p) {
-    return reinterpret_cast<std::uintptr_t>(p) % (sizeof(T) * W) == 0;
-  }
+  KAPI_FUNCTION static bool aligned(const T* p) { return reinterpret_cast<std::uintptr_t>(p) % (sizeof(T) * W) == 0; }
   /// The W elements at p, which must be aligned().
   KAPI_FUNCTION static Vec load(const T* p) { return *reinterpret_cast<const Vec*>(p); }
   /// Writes the W elements to p, which must be aligned().

@@ -69,8 +69,7 @@ inline constexpr kapi_apps::VariantTable policy_table{
                        "block-stride loops: device TeamPolicy blocks of 1x8x32 threads over at most 64x64 blocks "
                        "in i and j; host RangePolicy over blocks walking whole k rows",
                        kapi_apps::Kind::kapi, kapi::nest::BlockStride{}),
-    kapi_apps::variant("tiles-32x8x1",
-                       "one team per 32x8x1 tile, one thread per point (host: RangePolicy over tiles)",
+    kapi_apps::variant("tiles-32x8x1", "one team per 32x8x1 tile, one thread per point (host: RangePolicy over tiles)",
                        kapi_apps::Kind::kapi, kapi::nest::Tiles{}),
     kapi_apps::variant("hierarchical", "TeamPolicy over i, TeamThreadRange over j, ThreadVectorRange over k",
                        kapi_apps::Kind::kapi, kapi::nest::Hierarchical{}),
@@ -88,7 +87,8 @@ inline std::vector<std::string> policies() { return policy_table.names(); }
 /// The interface the CLI, tests and benchmarks share: policy by name (a built-in one, or
 /// any name kapi::nest::parse_policy reads, e.g. "tiles-16x16x1").
 template <class ExecSpace>
-void run(const std::string& policy, const ExecSpace& space, const Array<typename ExecSpace::memory_space>& a, double c) {
+void run(const std::string& policy, const ExecSpace& space, const Array<typename ExecSpace::memory_space>& a,
+         double c) {
   if (!policy_table.visit(policy, [&](const auto& p) { run(space, p.run, a, c); })) run(space, policy, a, c);
 }
 

@@ -32,7 +32,7 @@ void multiply_kokkos_kernels(const ExecSpace& space, const A& a, const B& b, con
   using Unmanaged = Kokkos::MemoryTraits<Kokkos::Unmanaged>;
   using In = Kokkos::View<const T**, Kokkos::LayoutRight, Device, Unmanaged>;
   using Out = Kokkos::View<T**, Kokkos::LayoutRight, Device, Unmanaged>;
-  const Out out = c;  // same memory, strides kept; only the view's device type changes
+  const Out out = c;       // same memory, strides kept; only the view's device type changes
   if (a.extent(1) == 0) {  // Kokkos Kernels returns early without writing C when K = 0
     Kokkos::deep_copy(space, out, T(0));
     return;

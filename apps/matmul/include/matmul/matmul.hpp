@@ -10,11 +10,13 @@
 // the program's --variant list and --help and the benchmark's cases are read from it.
 // The kernels: sliding_window.hpp (flat), sliding_window_phased.hpp, naive.hpp, tuned.hpp,
 // kokkos_kernels.hpp (the anchor).
-// Element types float and double; any m, n, k (including 0 and sizes that are not
+// Element types float and double (the tensor-core variants tuned-tf32/-bf16/-fp16: float
+// only, with inputs rounded to their type); any m, n, k (including 0 and sizes that are not
 // multiples of the blocks). No variant allocates: the local tiles are the launch's
 // scratch, so nothing beyond A, B and C needs preallocating.
 // Accuracy: every variant sums K products per element; reference.hpp checks against a
-// double-precision product with tolerance K·eps·(|A|·|B|)_ij.
+// double-precision product with tolerance K·eps·(|A|·|B|)_ij, plus (2u + u²)(|A|·|B|)_ij
+// for a variant that rounds its inputs to unit roundoff u (input_unit_roundoff).
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -25,6 +27,7 @@
 #include "naive.hpp"
 #include "sliding_window.hpp"
 #include "sliding_window_phased.hpp"
+#include "tensor_cores.hpp"
 #include "tuned.hpp"
 
 namespace matmul {
@@ -34,8 +37,8 @@ template <std::size_t Tile, class ExecSpace, class A, class B, class C>
 void multiply_sliding_window_phased(const ExecSpace& space, const A& a, const B& b, const C& c) {
   using T = typename C::non_const_value_type;
   kapi::LocalAccessor<T, 2> a_tile(Tile, Tile), b_tile(Tile, Tile);
-  kapi::call_kernel(space, SlidingWindowPhased{}, sliding_window_range(c.extent(0), c.extent(1), Tile), a, b, c,
-                    a_tile, b_tile);
+  kapi::call_kernel(space, SlidingWindowPhased{}, sliding_window_range(c.extent(0), c.extent(1), Tile), a, b, c, a_tile,
+                    b_tile);
 }
 
 template <class T, class ExecSpace>
@@ -68,6 +71,13 @@ struct RunTuned {
   template <class ExecSpace, class A, class B, class C>
   void operator()(const ExecSpace& space, const A& a, const B& b, const C& c) const {
     multiply_tuned(space, a, b, c);
+  }
+};
+template <class In>
+struct RunJointMatrix {
+  template <class ExecSpace, class A, class B, class C>
+  void operator()(const ExecSpace& space, const A& a, const B& b, const C& c) const {
+    multiply_joint_matrix<In>(space, a, b, c);
   }
 };
 struct RunKokkosKernels {
@@ -113,8 +123,19 @@ inline constexpr kapi_apps::VariantTable variant_table{
                        "a register-blocked nd-range kernel: A and B tiles in local memory, a block of C in "
                        "each work-item's registers",
                        kapi_apps::Kind::kapi, RunTuned{}),
-    kapi_apps::variant("kokkos-kernels",
-                       "anchor: KokkosBlas::gemm (OpenBLAS sgemm/dgemm on host, cuBLAS on CUDA)",
+    kapi_apps::variant("tuned-tf32",
+                       "tensor cores through kapi::joint_matrix: A and B rounded to tf32, fp32 sums; 128x128 blocks "
+                       "of 8 sub-groups, local tiles double-buffered (float matrices only)",
+                       kapi_apps::Kind::kapi, RunJointMatrix<kapi::precision::tf32>{}),
+    kapi_apps::variant("tuned-bf16",
+                       "the tensor-core kernel with A and B rounded to bfloat16 as they are staged, fp32 sums "
+                       "(float matrices only)",
+                       kapi_apps::Kind::kapi, RunJointMatrix<kapi::bfloat16>{}),
+    kapi_apps::variant("tuned-fp16",
+                       "the tensor-core kernel with A and B rounded to IEEE half as they are staged, fp32 sums "
+                       "(float matrices only)",
+                       kapi_apps::Kind::kapi, RunJointMatrix<kapi::half>{}),
+    kapi_apps::variant("kokkos-kernels", "anchor: KokkosBlas::gemm (OpenBLAS sgemm/dgemm on host, cuBLAS on CUDA)",
                        kapi_apps::Kind::anchor, RunKokkosKernels{}, have_kokkos_kernels),
 };
 
@@ -122,6 +143,17 @@ inline constexpr kapi_apps::VariantTable variant_table{
 inline std::vector<std::string> variants() { return variant_table.names(); }
 
 inline void check_variant(const std::string& variant) { variant_table.check(variant); }
+
+/// The unit roundoff of the element type `variant` rounds A and B to before multiplying
+/// (tf32 2^-11, bfloat16 2^-8, half 2^-11); 0 for the variants that use them as they are.
+inline double input_unit_roundoff(const std::string& variant) {
+  if (variant == "tuned-tf32" || variant == "tuned-fp16") return 1.0 / 2048;
+  if (variant == "tuned-bf16") return 1.0 / 256;
+  return 0;
+}
+
+/// Whether `variant` takes double matrices (the tensor-core variants take float only).
+inline bool takes_double(const std::string& variant) { return input_unit_roundoff(variant) == 0; }
 
 /// C = A·B by `variant` on `space`; returns when C is written.
 template <class T, class ExecSpace>

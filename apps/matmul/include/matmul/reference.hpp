@@ -13,9 +13,13 @@
 namespace matmul {
 
 struct CheckResult {
-  std::size_t checked = 0, wrong = 0;  // elements compared, elements outside tolerance
-  double worst = 0;                    // largest |error| / tolerance (<= 1 passes)
-  double max_error = 0;                // largest |error|
+  std::size_t checked = 0, wrong = 0;           // elements compared, elements outside tolerance
+  double worst = 0;                             // largest |error| / tolerance (<= 1 passes)
+  double max_error = 0;                         // largest |error|
+  double error_norm2 = 0, reference_norm2 = 0;  // sums of squares of the errors and of the reference
+
+  /// ||C - ref||_F / ||ref||_F over the checked elements.
+  double relative_error() const { return reference_norm2 > 0 ? std::sqrt(error_norm2 / reference_norm2) : 0; }
 };
 
 /// A·B in double precision on the host for chosen rows of the result, computed once
@@ -40,16 +44,21 @@ class ProductReference {
     }
   }
 
-  /// Compares the host-accessible result c, computed in type T, with the reference.
+  /// Compares the host-accessible result c, computed in type T, with the reference. With
+  /// input_u > 0 the product rounded A and B to unit roundoff input_u first: each product
+  /// may then be off by (2u + u²)|a||b|, and the sums see inputs up to (1 + u) larger.
   template <class T, class HC>
-  CheckResult check(const HC& c) const {
+  CheckResult check(const HC& c, double input_u = 0) const {
     const double eps = double(std::numeric_limits<T>::epsilon());
+    const double relative = double(k_) * eps * (1 + input_u) * (1 + input_u) + 2 * input_u + input_u * input_u;
     CheckResult r;
     for (std::size_t row = 0; row < rows_.size(); ++row)
       for (std::size_t j = 0; j < n_; ++j) {
         const std::size_t at = row * n_ + j;
         const double error = std::fabs(double(c(rows_[row], j)) - ref_[at]);
-        const double tolerance = double(k_) * eps * mag_[at] + double(std::numeric_limits<T>::denorm_min());
+        const double tolerance = relative * mag_[at] + double(std::numeric_limits<T>::denorm_min());
+        r.error_norm2 += error * error;
+        r.reference_norm2 += ref_[at] * ref_[at];
         ++r.checked;
         if (!(error <= tolerance)) ++r.wrong;  // NaN counts as wrong
         r.worst = std::fmax(r.worst, error / tolerance);

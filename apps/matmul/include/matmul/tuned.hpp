@@ -56,7 +56,9 @@ struct TunedShape<double, Host> {
   static constexpr int warp_rows = 0;
 };
 
-template <class T, class Shape, bool Host>
+/// Accumulate: C += A·B (the distributed SUMMA adds each panel's product in place),
+/// else C = A·B.
+template <class T, class Shape, bool Host, bool Accumulate = false>
 struct Tuned {
   static constexpr int BM = Shape::BM, BN = Shape::BN, BK = Shape::BK, TM = Shape::TM, TN = Shape::TN;
   static constexpr int rows = BM / TM, cols = BN / TN, items = rows * cols;
@@ -114,15 +116,25 @@ struct Tuned {
     Block block;
     if constexpr (Host) {
       run_host(it, a, b, a_tiles.get_pointer(), b_tiles.get_pointer(), row0, col0, ty, tx, lid, block);
-      block.store(c, [&](int i) { return row0 + std::size_t(ty) * TM + i; },
-                  [&](int j) { return col0 + std::size_t(tx) * TN + j; });
+      write(
+          block, c, [&](int i) { return row0 + std::size_t(ty) * TM + i; },
+          [&](int j) { return col0 + std::size_t(tx) * TN + j; });
     } else {
       run_device(it, a, b, a_tiles.get_pointer(), b_tiles.get_pointer(), row0, col0, ty, tx, lid, block);
       const auto a_rows = a_fragment(nullptr, ty);
       const auto b_cols = b_fragment(nullptr, tx);
-      block.store(c, [&](int i) { return row0 + std::size_t(ty) * W + a_rows.position(i); },
-                  [&](int j) { return col0 + std::size_t(tx) * W + b_cols.position(j); });
+      write(
+          block, c, [&](int i) { return row0 + std::size_t(ty) * W + a_rows.position(i); },
+          [&](int j) { return col0 + std::size_t(tx) * W + b_cols.position(j); });
     }
+  }
+
+  template <class C, class RowOf, class ColOf>
+  KOKKOS_INLINE_FUNCTION static void write(const Block& block, const C& c, const RowOf& row, const ColOf& col) {
+    if constexpr (Accumulate)
+      block.add_to(c, row, col);
+    else
+      block.store(c, row, col);
   }
 
   // Device fragments: work-item row ty's TM rows of an A tile, column tx's TN columns of a B tile.
@@ -177,8 +189,9 @@ struct Tuned {
       kapi::group_barrier(it.get_group());
       const kapi::fragment::Contiguous<T, TN> b_panel{bs + tx * BK * TN, TN};
       if (a_in_place) {
-        multiply_host(kapi::fragment::Strided<T, TM>{&a(row0 + std::size_t(ty) * TM, k0), 1, std::ptrdiff_t(a.stride(0))},
-                      b_panel, block);
+        multiply_host(
+            kapi::fragment::Strided<T, TM>{&a(row0 + std::size_t(ty) * TM, k0), 1, std::ptrdiff_t(a.stride(0))},
+            b_panel, block);
       } else {
         multiply_host(kapi::fragment::Strided<T, TM>{as + ty * TM * BK, 1, BK}, b_panel, block);
       }
@@ -190,8 +203,8 @@ struct Tuned {
   // registers (inlined into the work-item's large body, it spills).
   template <class FragmentA>
   KAPI_NOINLINE_ON_HOST KOKKOS_FUNCTION static void multiply_host(const FragmentA& a,
-                                                                     const kapi::fragment::Contiguous<T, TN>& b,
-                                                                     Block& block) {
+                                                                  const kapi::fragment::Contiguous<T, TN>& b,
+                                                                  Block& block) {
     block.template multiply_accumulate<BK>(a, b);
   }
 };
@@ -201,7 +214,8 @@ template <class Shape, class ExecSpace, class A, class B, class C>
 void multiply_tuned_shaped(const ExecSpace& space, const A& a, const B& b, const C& c) {
   using T = typename C::non_const_value_type;
   using Kernel = Tuned<T, Shape, kapi::is_host_execution_space_v<ExecSpace>>;
-  kapi::LocalAccessor<T, 1> a_tiles(Kernel::buffers * Kernel::a_tile_size), b_tiles(Kernel::buffers * Kernel::b_tile_size);
+  kapi::LocalAccessor<T, 1> a_tiles(Kernel::buffers * Kernel::a_tile_size),
+      b_tiles(Kernel::buffers * Kernel::b_tile_size);
   kapi::call_kernel(space, Kernel{}, Kernel::range(c.extent(0), c.extent(1)), a, b, c, a_tiles, b_tiles);
 }
 

@@ -11,8 +11,9 @@ namespace reduce {
 
 template <class T, class ExecSpace>
 T sum_kokkos_blas(const ExecSpace&, const Kokkos::View<const T*, typename ExecSpace::memory_space>& x) {
-  using OnSpace = Kokkos::View<const T*, Kokkos::LayoutLeft, Kokkos::Device<ExecSpace, typename ExecSpace::memory_space>,
-                               Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  using OnSpace =
+      Kokkos::View<const T*, Kokkos::LayoutLeft, Kokkos::Device<ExecSpace, typename ExecSpace::memory_space>,
+                   Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
   return KokkosBlas::sum(OnSpace(x.data(), x.extent(0)));
 }
 

@@ -21,12 +21,13 @@ struct ElementSum {
 };
 
 template <class T, class ExecSpace>
-T sum_kokkos_parallel_reduce(const ExecSpace& space, const Kokkos::View<const T*, typename ExecSpace::memory_space>& x) {
+T sum_kokkos_parallel_reduce(const ExecSpace& space,
+                             const Kokkos::View<const T*, typename ExecSpace::memory_space>& x) {
   T value = T(0);
-  Kokkos::parallel_reduce("reduce::kokkos_parallel_reduce",
-                          Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(
-                              space, 0, static_cast<std::int64_t>(x.extent(0))),
-                          ElementSum<Kokkos::View<const T*, typename ExecSpace::memory_space>>{x}, value);
+  Kokkos::parallel_reduce(
+      "reduce::kokkos_parallel_reduce",
+      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, static_cast<std::int64_t>(x.extent(0))),
+      ElementSum<Kokkos::View<const T*, typename ExecSpace::memory_space>>{x}, value);
   return value;
 }
 

@@ -52,8 +52,8 @@ template <class In, class Out>
 void check_blur_arguments(const In& in, const Out& out, int radius) {
   if (radius < 0) throw std::invalid_argument("box blur: radius " + std::to_string(radius) + " is negative");
   if (in.extent(0) != out.extent(0))
-    throw std::invalid_argument("box blur: output of " + std::to_string(out.extent(0)) +
-                                " elements for an input of " + std::to_string(in.extent(0)));
+    throw std::invalid_argument("box blur: output of " + std::to_string(out.extent(0)) + " elements for an input of " +
+                                std::to_string(in.extent(0)));
 }
 
 // [guide:range-launch]

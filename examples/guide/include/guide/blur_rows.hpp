@@ -59,9 +59,9 @@ struct TeamPerRow {
     if (rows > INT_MAX)
       throw kapi::launch_error("team-per-row: " + std::to_string(rows) + " rows are more teams than a launch takes (" +
                                std::to_string(INT_MAX) + ")");
-    Kokkos::parallel_for("guide::team_per_row", Kokkos::TeamPolicy<ExecSpace>(space, int(rows), Kokkos::AUTO),
-                         TeamPerRowFunctor<Body>{body, kapi::nest::index_type(extents[1]),
-                                                 kapi::nest::index_type(extents[2])});
+    Kokkos::parallel_for(
+        "guide::team_per_row", Kokkos::TeamPolicy<ExecSpace>(space, int(rows), Kokkos::AUTO),
+        TeamPerRowFunctor<Body>{body, kapi::nest::index_type(extents[1]), kapi::nest::index_type(extents[2])});
   }
 };
 // [guide:end]

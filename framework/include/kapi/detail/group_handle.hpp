@@ -21,9 +21,7 @@ using DeviceTeamMember = NoDeviceTeam;
 struct GroupHandle {
   const void* impl = nullptr;
 
-  KAPI_FUNCTION const DeviceTeamMember& team() const {
-    return *static_cast<const DeviceTeamMember*>(impl);
-  }
+  KAPI_FUNCTION const DeviceTeamMember& team() const { return *static_cast<const DeviceTeamMember*>(impl); }
   HostGroup& host() const { return *const_cast<HostGroup*>(static_cast<const HostGroup*>(impl)); }
 };
 

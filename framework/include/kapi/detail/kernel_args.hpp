@@ -63,7 +63,8 @@ ScratchLayout<sizeof...(Args)> scratch_layout(const Args&... args) {
       overflow |= __builtin_add_overflow(layout.total, bytes, &layout.total);
       if (overflow)
         throw launch_error("LocalAccessor argument " + std::to_string(i + 1) + " of shape " +
-                           format_extents(a.get_range().extent) + " (" + std::to_string(sizeof(typename A::value_type)) +
+                           format_extents(a.get_range().extent) + " (" +
+                           std::to_string(sizeof(typename A::value_type)) +
                            "-byte elements) needs more bytes than a size can count, with the other local memory");
     }
     ++i;

@@ -100,8 +100,7 @@ struct NdRangeBody {
     kernel(first, bind_arg(get<A>(args), scratch, layout.offset[A])...);
   }
   template <class First, std::size_t... A>
-  KAPI_FUNCTION void call(const First& first, char* scratch, partials_type& partials,
-                          std::index_sequence<A...>) const {
+  KAPI_FUNCTION void call(const First& first, char* scratch, partials_type& partials, std::index_sequence<A...>) const {
     (void)scratch;
     Reducers<Args...> reducers(args, partials);
     kernel(first, bound_arg<A>(get<A>(args), scratch, layout.offset[A], reducers)...);

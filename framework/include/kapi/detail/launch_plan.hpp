@@ -70,9 +70,11 @@ RangePlan<Kernel, N, Args...> plan_range(const ExecSpace& space, const std::stri
 }
 
 template <class ExecSpace, class Kernel, int N, class... Args>
-NdRangePlan<Kernel, N, is_phased_kernel<N, Kernel, Args...>, Args...> plan_nd_range(
-    const ExecSpace& space, const std::string& label, const Kernel& kernel, const NdRange<N>& range,
-    const Args&... args) {
+NdRangePlan<Kernel, N, is_phased_kernel<N, Kernel, Args...>, Args...> plan_nd_range(const ExecSpace& space,
+                                                                                    const std::string& label,
+                                                                                    const Kernel& kernel,
+                                                                                    const NdRange<N>& range,
+                                                                                    const Args&... args) {
   constexpr bool phased = is_phased_kernel<N, Kernel, Args...>;
   static_assert(!phased || reduction_count<Args...> == 0,
                 "kapi::reduction: reduction variables are for range and nd-range kernels (as in SYCL 2020); a phased "

@@ -59,8 +59,8 @@ struct PartialsImpl;
 /// One thread's share of every reduction of a launch. Aligned to at least 4 bytes (so its
 /// size is whole 4-byte words: Kokkos' device reductions move words).
 template <std::size_t... I, class... Args>
-struct alignas(max_of({std::size_t(4), alignof(typename slot_of<Args>::value)...})) PartialsImpl<
-    std::index_sequence<I...>, Args...> : PartialLeaf<I, typename slot_of<Args>::value>... {};
+struct alignas(max_of({std::size_t(4), alignof(typename slot_of<Args>::value)...}))
+    PartialsImpl<std::index_sequence<I...>, Args...> : PartialLeaf<I, typename slot_of<Args>::value>... {};
 
 template <class... Args>
 using Partials = PartialsImpl<std::index_sequence_for<Args...>, Args...>;
@@ -78,8 +78,7 @@ template <std::size_t I, class R>
 struct ReducerLeaf {
   R value;
   template <class A, class P>
-  KAPI_FUNCTION ReducerLeaf(const A& arg, P& partials)
-      : value(partial<I>(partials), arg.combiner(), arg.identity()) {}
+  KAPI_FUNCTION ReducerLeaf(const A& arg, P& partials) : value(partial<I>(partials), arg.combiner(), arg.identity()) {}
 };
 template <std::size_t I>
 struct ReducerLeaf<I, NoSlot> {
@@ -180,33 +179,33 @@ KAPI_FUNCTION void volatile_store(volatile P& v, const P& value) {
 }
 
 #if KOKKOS_VERSION < 30700
-#define KAPI_IMPL_VOLATILE_JOIN                                                                  \
-  KAPI_FUNCTION void join(volatile value_type& dst, const volatile value_type& src) const {      \
-    value_type d = ::kapi::detail::volatile_load(dst);                                           \
-    join(d, ::kapi::detail::volatile_load(src));                                                 \
-    ::kapi::detail::volatile_store(dst, d);                                                      \
+#define KAPI_IMPL_VOLATILE_JOIN                                                             \
+  KAPI_FUNCTION void join(volatile value_type& dst, const volatile value_type& src) const { \
+    value_type d = ::kapi::detail::volatile_load(dst);                                      \
+    join(d, ::kapi::detail::volatile_load(src));                                            \
+    ::kapi::detail::volatile_store(dst, d);                                                 \
   }
 #else
 #define KAPI_IMPL_VOLATILE_JOIN
 #endif
-#define KAPI_IMPL_REDUCTION_HOOKS(Partials, args)                                                          \
-  using value_type = Partials;                                                                             \
-  KAPI_FUNCTION void init(value_type& v) const {                                                           \
-    ::kapi::detail::init_partials(args, v, typename Body::arg_indices());                                  \
-  }                                                                                                        \
-  KAPI_FUNCTION void join(value_type& dst, const value_type& src) const {                                  \
-    ::kapi::detail::join_partials(args, dst, src, typename Body::arg_indices());                           \
-  }                                                                                                        \
-  KAPI_IMPL_VOLATILE_JOIN                                                                                  \
-  KAPI_FUNCTION void final(value_type& v) const {                                                          \
-    ::kapi::detail::final_partials(args, v, typename Body::arg_indices());                                 \
+#define KAPI_IMPL_REDUCTION_HOOKS(Partials, args)                                \
+  using value_type = Partials;                                                   \
+  KAPI_FUNCTION void init(value_type& v) const {                                 \
+    ::kapi::detail::init_partials(args, v, typename Body::arg_indices());        \
+  }                                                                              \
+  KAPI_FUNCTION void join(value_type& dst, const value_type& src) const {        \
+    ::kapi::detail::join_partials(args, dst, src, typename Body::arg_indices()); \
+  }                                                                              \
+  KAPI_IMPL_VOLATILE_JOIN                                                        \
+  KAPI_FUNCTION void final(value_type& v) const {                                \
+    ::kapi::detail::final_partials(args, v, typename Body::arg_indices());       \
   }
 
 /// Checks before a launch with reductions: no null variable, no variable twice, and the
 /// variables' memory accessible from the execution space.
 template <class ExecSpace, class... Args>
 void validate_reductions(const Args&... args) {
-  if constexpr (reduction_count<Args...> > 0) {
+  if constexpr (reduction_count < Args... >> 0) {
     const void* targets[sizeof...(Args)] = {};
     std::size_t i = 0;
     auto check = [&](const auto& a) {

@@ -70,10 +70,14 @@ constexpr bool callable_with = std::is_invocable_v<const Kernel&, ItemT<M>, kern
 
 template <template <int> class ItemT, class Kernel, class... Args>
 constexpr int callable_rank() {
-  if constexpr (callable_with<1, ItemT, Kernel, Args...>) return 1;
-  else if constexpr (callable_with<2, ItemT, Kernel, Args...>) return 2;
-  else if constexpr (callable_with<3, ItemT, Kernel, Args...>) return 3;
-  else return 0;
+  if constexpr (callable_with<1, ItemT, Kernel, Args...>)
+    return 1;
+  else if constexpr (callable_with<2, ItemT, Kernel, Args...>)
+    return 2;
+  else if constexpr (callable_with<3, ItemT, Kernel, Args...>)
+    return 3;
+  else
+    return 0;
 }
 
 /// The kernel must take ItemT<N> (Item for Range, NdItem or WorkGroup for NdRange) first.
@@ -95,8 +99,7 @@ void validate_signature() {
     if (item_rank == 0 && nd_item_rank == 0) {  // a phased kernel
       const std::string takes = "the kernel takes WorkGroup<" + std::to_string(work_group_rank) + ">";
       if (nd) throw launch_error("rank mismatch: " + takes + " but is launched with " + launched);
-      throw launch_error(takes + " but is launched with " + launched +
-                         ": launch a phased kernel with an NdRange");
+      throw launch_error(takes + " but is launched with " + launched + ": launch a phased kernel with an NdRange");
     }
     if (nd ? nd_item_rank != 0 : item_rank != 0)
       throw launch_error("rank mismatch: the kernel takes " + std::string(nd ? "NdItem<" : "Item<") +
@@ -109,14 +112,16 @@ void validate_signature() {
 
 inline void validate_group_size(std::size_t local, std::size_t max, const std::string& space, const std::string& why) {
   if (local > max)
-    throw launch_error("work-group of " + std::to_string(local) + " work-items is larger than " + space +
-                       " allows (" + std::to_string(max) + why + ")");
+    throw launch_error("work-group of " + std::to_string(local) + " work-items is larger than " + space + " allows (" +
+                       std::to_string(max) + why + ")");
 }
 
 inline void validate_local_memory(std::size_t bytes, std::size_t max, const std::string& space) {
   if (bytes > max)
-    throw launch_error("local memory of " + std::to_string(bytes) + " bytes per work-group (all LocalAccessor "
-                       "arguments) is more than " + space + " allows (" + std::to_string(max) + " bytes)");
+    throw launch_error("local memory of " + std::to_string(bytes) +
+                       " bytes per work-group (all LocalAccessor "
+                       "arguments) is more than " +
+                       space + " allows (" + std::to_string(max) + " bytes)");
 }
 
 inline void validate_group_count(std::size_t groups) {

@@ -27,7 +27,8 @@ KAPI_FUNCTION void split3(index_type linear, const index_type (&shape)[3], index
 }
 
 inline FastShape fast_shape(const index_type (&shape)[3]) {
-  return FastShape{FastDivisor(static_cast<std::uint32_t>(shape[1])), FastDivisor(static_cast<std::uint32_t>(shape[2]))};
+  return FastShape{FastDivisor(static_cast<std::uint32_t>(shape[1])),
+                   FastDivisor(static_cast<std::uint32_t>(shape[2]))};
 }
 
 template <class Body, class Member>
@@ -116,8 +117,8 @@ struct TilesOnHostThreads {
 
 // Launches `functor` on teams of `threads` members, after checking the backend takes it.
 template <class ExecSpace, class Functor>
-void launch_blocks(const ExecSpace& space, const std::string& label, int league, index_type threads, const Functor& functor,
-                   const std::string& policy) {
+void launch_blocks(const ExecSpace& space, const std::string& label, int league, index_type threads,
+                   const Functor& functor, const std::string& policy) {
   Kokkos::TeamPolicy<ExecSpace> probe(space, 1, 1);
   const index_type max = probe.team_size_max(functor, Kokkos::ParallelForTag());
   if (threads > max)
@@ -165,8 +166,12 @@ struct BlockStride {
       Kokkos::parallel_for(detail::label<Body>(name()),
                            Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_type>>(space, 0, g[0] * g[1]), f);
     } else {
-      detail::BlockStrideOnTeams<Body, detail::TeamMember<ExecSpace>> f{
-          body, e, {block[0], block[1], block[2]}, {g[0], g[1], g[2]}, detail::fast_shape(block), detail::fast_shape(g)};
+      detail::BlockStrideOnTeams<Body, detail::TeamMember<ExecSpace>> f{body,
+                                                                        e,
+                                                                        {block[0], block[1], block[2]},
+                                                                        {g[0], g[1], g[2]},
+                                                                        detail::fast_shape(block),
+                                                                        detail::fast_shape(g)};
       detail::launch_blocks(space, detail::label<Body>(name()), detail::checked_league(g[0] * g[1] * g[2], name()),
                             block[0] * block[1] * block[2], f, name());
     }
@@ -217,8 +222,8 @@ struct Tiles {
           detail::FastDivisor(static_cast<std::uint32_t>(columns)),
           static_cast<std::uint32_t>(units),
           static_cast<std::uint32_t>(chunk)};
-      detail::launch_blocks(space, detail::label<Body>(name()), static_cast<int>(std::min(units, 256 * resident)), threads, f,
-                            name());
+      detail::launch_blocks(space, detail::label<Body>(name()), static_cast<int>(std::min(units, 256 * resident)),
+                            threads, f, name());
     }
   }
 };

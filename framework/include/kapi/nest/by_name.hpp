@@ -14,13 +14,13 @@
 namespace kapi::nest {
 
 /// Any built-in policy, as parse_policy returns it.
-using AnyPolicy = std::variant<Sequential, ParallelOuter, Collapsed, BlockStride, Tiles, Hierarchical, RangeKernel,
-                               NdRangeKernel>;
+using AnyPolicy =
+    std::variant<Sequential, ParallelOuter, Collapsed, BlockStride, Tiles, Hierarchical, RangeKernel, NdRangeKernel>;
 
 /// The built-in policies under their default names.
 inline std::vector<std::string> policy_names() {
-  return {"sequential", "parallel-outer", "collapsed",  "blocks-3d",
-          "tiles-32x8x1", "hierarchical",  "kapi-range", "kapi-nd-range"};
+  return {"sequential",   "parallel-outer", "collapsed",  "blocks-3d",
+          "tiles-32x8x1", "hierarchical",   "kapi-range", "kapi-nd-range"};
 }
 
 namespace detail {
@@ -29,8 +29,7 @@ namespace detail {
 inline bool parse_shape(const std::string& text, index_type (&ijk)[3]) {
   long long x = 0, y = 0, z = 0;
   char tail = 0;
-  if (std::sscanf(text.c_str(), "%lldx%lldx%lld%c", &x, &y, &z, &tail) != 3 || x <= 0 || y <= 0 || z <= 0)
-    return false;
+  if (std::sscanf(text.c_str(), "%lldx%lldx%lld%c", &x, &y, &z, &tail) != 3 || x <= 0 || y <= 0 || z <= 0) return false;
   ijk[0] = z, ijk[1] = y, ijk[2] = x;
   return true;
 }

@@ -102,7 +102,8 @@ struct Collapsed {
     using Policy = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3, Kokkos::Iterate::Right, Kokkos::Iterate::Right>,
                                          Kokkos::IndexType<index_type>>;
     const Kokkos::Array<index_type, 3> lower = {0, 0, 0}, upper = {e.n[0], e.n[1], e.n[2]};
-    Kokkos::parallel_for(detail::label<Body>(name()), Policy(space, lower, upper, t), detail::CollapsedNest<Body>{body});
+    Kokkos::parallel_for(detail::label<Body>(name()), Policy(space, lower, upper, t),
+                         detail::CollapsedNest<Body>{body});
   }
 };
 

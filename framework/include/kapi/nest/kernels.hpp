@@ -98,8 +98,10 @@ struct NdRangeKernel {
     for (int d = 0; d < 3; ++d) global.extent[d] = (range.extent[d] + l.extent[d] - 1) / l.extent[d] * l.extent[d];
     bool padded = false;
     for (int d = 0; d < 3; ++d) padded |= global.extent[d] != range.extent[d];
-    if (padded) call_kernel(detail::label<Body>(name()), space, detail::BodyAsNdRangeKernel{e}, NdRange<3>(global, l), body);
-    else call_kernel(detail::label<Body>(name()), space, detail::BodyAsExactNdRangeKernel{}, NdRange<3>(global, l), body);
+    if (padded)
+      call_kernel(detail::label<Body>(name()), space, detail::BodyAsNdRangeKernel{e}, NdRange<3>(global, l), body);
+    else
+      call_kernel(detail::label<Body>(name()), space, detail::BodyAsExactNdRangeKernel{}, NdRange<3>(global, l), body);
   }
 };
 

@@ -113,9 +113,8 @@ struct StridedChunk {
   /// k < steps * Vectors, that lie below split.vectors, and over the head and tail
   /// scalars when `edges` (one work-item of the whole launch passes true).
   template <class Op>
-  KAPI_FUNCTION static T reduce(const T* x, std::size_t n, const Split& split, std::size_t first_vector,
-                                unsigned lid, unsigned size, unsigned steps, bool edges, const T& identity,
-                                const Op& op) {
+  KAPI_FUNCTION static T reduce(const T* x, std::size_t n, const Split& split, std::size_t first_vector, unsigned lid,
+                                unsigned size, unsigned steps, bool edges, const T& identity, const Op& op) {
     Vector acc;
     KAPI_DEVICE_UNROLL
     for (int j = 0; j < width; ++j) acc.v[j] = identity;

@@ -19,6 +19,7 @@
 //
 // Accuracy of a floating-point sum: |computed - exact| <= reduce_depth(...) * eps * sum|x|
 // (reduce_depth: the depth of the summation tree the launch shapes make).
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -32,6 +33,7 @@
 #include <kapi/errors.hpp>
 #include <kapi/execution_space.hpp>
 #include <kapi/integer_math.hpp>
+#include <kapi/sub_group.hpp>
 #include <kapi/functional.hpp>
 #include <kapi/launch.hpp>
 #include <kapi/reduce/tuning.hpp>
@@ -62,17 +64,19 @@ template <class ExecSpace>
 void validate_reduce_options(const ReduceOptions& options) {
   const std::size_t group = options.group_size;
   if (group == 0)
-    throw launch_error("kapi::reduce: work-group size 0; a group needs at least one work-item "
-                       "(or ReduceOptions::automatic)");
+    throw launch_error(
+        "kapi::reduce: work-group size 0; a group needs at least one work-item "
+        "(or ReduceOptions::automatic)");
   if (group != ReduceOptions::automatic)
     validate_group_size(group, max_work_group_size<ExecSpace>(), space_name<ExecSpace>(), "");
   const std::size_t per_item = options.per_item, most = std::size_t(1) << 31;
   if (per_item == 0)
-    throw launch_error("kapi::reduce: per_item 0; a work-item reduces at least one element "
-                       "(or ReduceOptions::automatic)");
+    throw launch_error(
+        "kapi::reduce: per_item 0; a work-item reduces at least one element "
+        "(or ReduceOptions::automatic)");
   if (per_item != ReduceOptions::automatic && per_item > most)
-    throw launch_error("kapi::reduce: per_item " + std::to_string(per_item) + " is more than " +
-                       std::to_string(most) + " elements per work-item");
+    throw launch_error("kapi::reduce: per_item " + std::to_string(per_item) + " is more than " + std::to_string(most) +
+                       " elements per work-item");
 }
 }  // namespace detail
 
@@ -123,8 +127,7 @@ class ReduceWorkspace {
     return counter_.data();
   }
   T* impl_host_result() {
-    if (!host_result_.is_allocated())
-      host_result_ = HostResult(Kokkos::view_alloc(std::string("kapi::reduce result")));
+    if (!host_result_.is_allocated()) host_result_ = HostResult(Kokkos::view_alloc(std::string("kapi::reduce result")));
     return host_result_.data();
   }
   std::vector<KernelEvent<ExecSpace>>& impl_events() { return events_; }
@@ -171,8 +174,8 @@ class ReduceEvent {
       const detail::ToolsDeepCopy copy(Kokkos::CudaHostPinnedSpace::name(), "kapi::reduce result",
                                        ws_->impl_host_result(), Kokkos::CudaSpace::name(), "kapi::reduce partials",
                                        result_, sizeof(T));
-      const cudaError_t e = cudaMemcpyAsync(ws_->impl_host_result(), result_, sizeof(T), cudaMemcpyDeviceToHost,
-                                            space_.cuda_stream());
+      const cudaError_t e =
+          cudaMemcpyAsync(ws_->impl_host_result(), result_, sizeof(T), cudaMemcpyDeviceToHost, space_.cuda_stream());
       if (e != cudaSuccess)
         throw launch_error(std::string("kapi::reduce: copying the result to the host failed: ") +
                            cudaGetErrorString(e));
@@ -284,9 +287,9 @@ detail::reduce_value_t<View> reduce(const ExecSpace& space, const View& x, const
 /// Depth d of the summation tree of a reduction of n elements of T on `space`: a
 /// floating-point sum is within d * eps * sum|x| of the exact one. Work-items' chunks
 /// (chunk_reduce.hpp), then per group a local-memory tree (recursive, every pass) or
-/// reduce_over_group (single pass: a left fold in local-id order on host backends, at
-/// most 2 log2(size) levels on devices) before and after the last group's run over the
-/// partials.
+/// reduce_over_group (single pass: a left fold in local-id order on host backends; on
+/// devices a warp tree, then the warps' totals in order, or Kokkos' tree: at most 2
+/// log2(size) levels) before and after the last group's run over the partials.
 template <class T, class ExecSpace>
 std::size_t reduce_depth(const ExecSpace& space, std::size_t n, const ReduceOptions& options = {}) {
   detail::validate_reduce_options<ExecSpace>(options);
@@ -298,7 +301,11 @@ std::size_t reduce_depth(const ExecSpace& space, std::size_t n, const ReduceOpti
       depth += Share::depth(plan.pass[k].per_item) + kapi::ceil_log2(plan.pass[k].group_size);
   } else {
     const auto& p = plan.pass[0];
-    const std::size_t group = kapi::is_host_execution_space_v<ExecSpace> ? p.group_size : 2 * kapi::ceil_log2(p.group_size);
+    const std::size_t sub = max_sub_group_size<ExecSpace>(), warps = kapi::ceil_div(p.group_size, sub);
+    const std::size_t group = kapi::is_host_execution_space_v<ExecSpace>
+                                  ? p.group_size
+                                  : std::max<std::size_t>(2 * kapi::ceil_log2(p.group_size),
+                                                          kapi::ceil_log2(std::min(p.group_size, sub)) + warps - 1);
     depth = Share::depth(p.per_item) + group + (p.groups + p.group_size - 1) / p.group_size + group;
   }
   return depth;

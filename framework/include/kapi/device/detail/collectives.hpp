@@ -2,25 +2,31 @@
 // Group collectives on a device backend, where a work-group is a Kokkos team that is
 // exactly one CUDA/HIP block: launch.hpp asks for vector length 1, and Kokkos then runs
 // one team per block with team rank = threadIdx.y, so hardware warps are runs of 32 (64
-// on AMD) consecutive work-items.
-//  - reduce: Kokkos team_reduce with a reducer over the kapi operator (warp shuffles and
-//    a few shared words, inside Kokkos);
+// on AMD) consecutive work-items: the group's sub-groups (warp.hpp).
+//  - reduce: a warp reduction (shuffles) per sub-group, the warps' totals through
+//    device_collective_area() (a static __shared__ array of device_collective_bytes),
+//    then every work-item folds the totals itself in warp order (at most 32 values), so
+//    one block barrier exchanges them and none broadcasts the result; a group of one
+//    warp needs no block barrier at all. Defining KAPI_GROUP_REDUCE_KOKKOS_TEAM selects
+//    the previous path, Kokkos team_reduce with a reducer over the kapi operator (to
+//    measure one against the other);
 //  - broadcast: Kokkos team_broadcast;
 //  - any/all: the block vote __syncthreads_or/_and;
 //  - scans (Kokkos's team_scan is sum-only): a warp-shuffle scan, then the warps'
-//    totals through device_collective_area(), a static __shared__ array of
-//    device_collective_bytes that exists only in kernels that scan.
-// Every collective starts with a team barrier, so it never overwrites shared words the
-// previous collective's readers still need.
+//    totals through device_collective_area().
+// Every collective that uses the area starts with a team barrier, so it never overwrites
+// words the previous collective's readers still need.
 #include <cstddef>
 #include <type_traits>
 
 #include <kapi/functional.hpp>
 #include <kapi/detail/group_handle.hpp>
+#include <kapi/device/detail/warp.hpp>
 
 namespace kapi::detail {
 
-/// Static shared memory a kernel that scans adds to its local memory (one word per warp).
+/// Static shared memory a kernel that reduces or scans over a group adds to its local
+/// memory (one value of at most 8 bytes per warp).
 inline constexpr std::size_t device_collective_bytes = 32 * sizeof(double);
 
 /// A Kokkos reducer over a kapi operator for values of type T, carried as V (values
@@ -39,39 +45,14 @@ struct OpReducer {
 
 template <class T>
 struct ScanParts {
-  T inclusive;     // op over work-items 0 … me
-  T exclusive;     // op over work-items 0 … me-1, when has_exclusive
+  T inclusive;  // op over work-items 0 … me
+  T exclusive;  // op over work-items 0 … me-1, when has_exclusive
   bool has_exclusive;
 };
 
 #if KAPI_COMPILING_DEVICE_CODE
 
-#if defined(__CUDA_ARCH__)
-inline constexpr int warp_lanes = 32;
-template <class T>
-__device__ T shuffle_up(const T& v, int delta, unsigned mask) {
-  if constexpr (std::is_floating_point_v<T>) {
-    return __shfl_up_sync(mask, v, delta);
-  } else if constexpr (sizeof(T) == 8) {
-    return T(__shfl_up_sync(mask, static_cast<long long>(v), delta));
-  } else {
-    return T(__shfl_up_sync(mask, static_cast<int>(v), delta));
-  }
-}
-#define KAPI_SYNC_OR(p) __syncthreads_or(p)
-#define KAPI_SYNC_AND(p) __syncthreads_and(p)
-#elif defined(__HIP_DEVICE_COMPILE__)
-inline constexpr int warp_lanes = 64;
-template <class T>
-__device__ T shuffle_up(const T& v, int delta, unsigned) {
-  if constexpr (std::is_floating_point_v<T>) {
-    return __shfl_up(v, delta);
-  } else if constexpr (sizeof(T) == 8) {
-    return T(__shfl_up(static_cast<long long>(v), delta));
-  } else {
-    return T(__shfl_up(static_cast<int>(v), delta));
-  }
-}
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
 #define KAPI_SYNC_OR(p) __syncthreads_or(p)
 #define KAPI_SYNC_AND(p) __syncthreads_and(p)
 #endif
@@ -81,8 +62,26 @@ __device__ inline void* device_collective_area() {
   return area;
 }
 
+/// Where a work-item sits in its warp: lane, existing lanes of the warp, their mask.
+struct WarpPlace {
+  int lane, warp, lanes, warps;
+  warp::Mask mask;
+};
+__device__ inline WarpPlace warp_place(const DeviceTeamMember& team) {
+  const int rank = team.team_rank(), size = team.team_size();
+  WarpPlace p;
+  p.lane = rank % warp::size;
+  p.warp = rank / warp::size;
+  const int first = rank - p.lane;
+  p.lanes = size - first < warp::size ? size - first : warp::size;  // the last warp may be partial
+  p.warps = (size + warp::size - 1) / warp::size;
+  p.mask = warp::mask_of(p.lanes);
+  return p;
+}
+
+/// The Kokkos path: team_reduce with a reducer over the kapi operator.
 template <class T, class Op>
-__device__ T device_reduce(const DeviceTeamMember& team, const T& x, const Op& op) {
+__device__ T device_team_reduce(const DeviceTeamMember& team, const T& x, const Op& op) {
   using V = std::conditional_t<(sizeof(T) < sizeof(int)), int, T>;
   V value = V(x);
 #if KOKKOS_VERSION < 30701
@@ -94,6 +93,33 @@ __device__ T device_reduce(const DeviceTeamMember& team, const T& x, const Op& o
 #endif
   team.team_reduce(OpReducer<V, T, Op>{&value, op}, value);
   return T(value);
+}
+
+template <class T, class Op>
+__device__ T device_reduce(const DeviceTeamMember& team, const T& x, const Op& op) {
+#if defined(KAPI_GROUP_REDUCE_KOKKOS_TEAM)
+  constexpr bool kokkos_path = true;
+#else
+  // Values wider than the area's words (a phase may reduce any type) take the Kokkos path.
+  constexpr bool kokkos_path = sizeof(T) > sizeof(double) || !std::is_trivially_copyable_v<T>;
+#endif
+  if constexpr (kokkos_path) {
+    return device_team_reduce(team, x, op);
+  } else {
+    const WarpPlace p = warp_place(team);
+    const T mine = warp::reduce(x, op, p.lane, p.lanes, p.mask);
+    if (p.warps == 1) {
+      warp::sync(p.mask);  // the group is one warp: its barrier is the group barrier
+      return mine;
+    }
+    T* totals = static_cast<T*>(device_collective_area());
+    team.team_barrier();  // the previous collective's readers are done with the area
+    if (p.lane == 0) totals[p.warp] = mine;
+    team.team_barrier();
+    T total = totals[0];
+    for (int w = 1; w < p.warps; ++w) total = T(op(total, totals[w]));
+    return total;
+  }
 }
 
 template <class T>
@@ -108,17 +134,11 @@ __device__ inline bool device_all(const DeviceTeamMember&, bool p) { return KAPI
 
 template <class T, class Op>
 __device__ ScanParts<T> device_scan(const DeviceTeamMember& team, const T& x, const Op& op) {
-  const int rank = team.team_rank(), size = team.team_size();
-  const int lane = rank % warp_lanes, warp = rank / warp_lanes, first = rank - lane;
-  const int lanes = size - first < warp_lanes ? size - first : warp_lanes;  // the last warp may be partial
-  const unsigned mask = lanes >= 32 ? 0xffffffffu : (1u << lanes) - 1u;
-  // Hillis-Steele inside the warp: after step d every lane holds op over lanes lane-2d+1 … lane.
-  T incl = x;
-  for (int d = 1; d < lanes; d *= 2) {
-    const T lower = shuffle_up(incl, d, mask);
-    if (lane >= d) incl = T(op(lower, incl));
-  }
-  const T below = shuffle_up(incl, 1, mask);
+  const WarpPlace p = warp_place(team);
+  const int lane = p.lane, warp = p.warp, lanes = p.lanes;
+  // Hillis-Steele inside the warp: every lane then holds op over lanes 0 … lane.
+  const T incl = warp::inclusive_scan(x, op, lane, lanes, p.mask);
+  const T below = warp::shuffle(incl, lane > 0 ? lane - 1 : 0, p.mask);
   T* totals = static_cast<T*>(device_collective_area());
   team.team_barrier();
   if (lane == lanes - 1) totals[warp] = incl;

@@ -6,9 +6,18 @@
 // about cuda_range_waves times the blocks the device runs at once, and its threads
 // stride over the rest: a block per few work-items would spend more time being
 // scheduled than storing (a work-item of a streaming kernel moves a few bytes).
+//
+// KAPI_CUDA_RANGE_LAUNCH (default 1) chooses it; -DKAPI_CUDA_RANGE_LAUNCH=0 launches range
+// kernels through Kokkos's policies instead. It stays on for every Kokkos version until a
+// newer Kokkos's policies are measured on Hopper against it (bench_init3d's kapi-range and
+// raw-kokkos variants, bench_launch): 4.6's CUDA RangePolicy launch has 3.4's shape.
 #include <kapi/config.hpp>
 
-#if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
+#ifndef KAPI_CUDA_RANGE_LAUNCH
+#define KAPI_CUDA_RANGE_LAUNCH 1
+#endif
+
+#if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__) && KAPI_CUDA_RANGE_LAUNCH
 #define KAPI_HAS_CUDA_RANGE_LAUNCH 1
 #include <algorithm>
 #include <cstdint>
@@ -55,8 +64,7 @@ __global__ void __launch_bounds__(256)
 
 inline void check_cuda_launch(const char* what) {
   const cudaError_t e = cudaGetLastError();
-  if (e != cudaSuccess)
-    throw launch_error(std::string(what) + " failed to launch on CUDA: " + cudaGetErrorString(e));
+  if (e != cudaSuccess) throw launch_error(std::string(what) + " failed to launch on CUDA: " + cudaGetErrorString(e));
 }
 
 template <class Functor, int N>
@@ -68,11 +76,13 @@ void cuda_launch_range(const Kokkos::Cuda& space, const Functor& f, const std::s
   cudaStream_t stream = space.cuda_stream();
   if constexpr (N == 1) {
     const auto n = std::int64_t(extent[0]);
-    cuda_range_1d<<<dim3(clamp(blocks(n, cuda_range_block_1d), grid_blocks)), dim3(cuda_range_block_1d), 0, stream>>>(f, n);
+    cuda_range_1d<<<dim3(clamp(blocks(n, cuda_range_block_1d), grid_blocks)), dim3(cuda_range_block_1d), 0, stream>>>(
+        f, n);
   } else if constexpr (N == 2) {
     const auto n0 = std::int64_t(extent[0]), n1 = std::int64_t(extent[1]);
     const std::int64_t gx = blocks(n1, cuda_range_block_x);
-    const dim3 grid(unsigned(gx), clamp(blocks(n0, cuda_range_block_y), std::min(cuda_max_grid_yz, blocks(grid_blocks, gx))));
+    const dim3 grid(unsigned(gx),
+                    clamp(blocks(n0, cuda_range_block_y), std::min(cuda_max_grid_yz, blocks(grid_blocks, gx))));
     cuda_range_2d<<<grid, dim3(cuda_range_block_x, cuda_range_block_y), 0, stream>>>(f, n0, n1);
   } else {
     const auto n0 = std::int64_t(extent[0]), n1 = std::int64_t(extent[1]), n2 = std::int64_t(extent[2]);

@@ -1,8 +1,8 @@
 #pragma once
 // Launches on device backends (CUDA, HIP): a range kernel is a Kokkos RangePolicy or
-// MDRangePolicy (on CUDA with Kokkos 3.x, kapi's own launch: cuda_range_launch.hpp); a
-// work-group is a Kokkos team with one work-item per team member, its local memory the
-// team's scratch.
+// MDRangePolicy (on CUDA kapi's own launch, cuda_range_launch.hpp, unless built with
+// KAPI_CUDA_RANGE_LAUNCH=0); a work-group is a Kokkos team with one work-item per team
+// member, its local memory the team's scratch.
 // Reduction arguments: the same policies in a Kokkos parallel_reduce (the direct CUDA range
 // launch does not reduce), every GPU thread combining into its own partials; the final
 // hook stores the results in the variables on the device. Kokkos writes its copy of the
@@ -145,7 +145,7 @@ struct Launcher<ExecSpace, false> {
         cuda_launch_range(space, plan.body, range.extent);
       } else
 #endif
-      if constexpr (N == 1) {
+          if constexpr (N == 1) {
         Kokkos::parallel_for(plan.label,
                              Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(
                                  space, 0, static_cast<std::int64_t>(range.extent[0])),
@@ -170,7 +170,8 @@ struct Launcher<ExecSpace, false> {
   }
 
   template <class Kernel, int N, bool Phased, class... Args>
-  static std::shared_ptr<LaunchStatus> run(const ExecSpace& space, const NdRangePlan<Kernel, N, Phased, Args...>& plan) {
+  static std::shared_ptr<LaunchStatus> run(const ExecSpace& space,
+                                           const NdRangePlan<Kernel, N, Phased, Args...>& plan) {
     using Plan = NdRangePlan<Kernel, N, Phased, Args...>;
     using Bounds = typename Plan::Bounds;
     using Policy = std::conditional_t<
@@ -180,13 +181,14 @@ struct Launcher<ExecSpace, false> {
                                        DeviceGroupFunctor<ExecSpace, decltype(plan.body), Phased>>;
     using Tag = std::conditional_t<Plan::reduces, Kokkos::ParallelReduceTag, Kokkos::ParallelForTag>;
     Functor functor{plan.body};
-    // A kernel that scans also holds device_collective_bytes of static shared memory
-    // (device/detail/collectives.hpp): count them against the fast level.
+    // A kernel that reduces or scans over a group also holds device_collective_bytes of
+    // static shared memory (device/detail/collectives.hpp): count them against the fast level.
     const std::size_t local_bytes = plan.body.layout.total;
     functor.body.scratch_level = local_bytes + device_collective_bytes <= fast_local_memory_bytes<ExecSpace>() ? 0 : 1;
     // Room to align the group's memory to scratch_alignment (Kokkos' team scratch may
     // start at any 8-byte boundary; Vec loads need 16).
-    const auto scratch = Kokkos::PerTeam(static_cast<std::ptrdiff_t>(local_bytes ? local_bytes + scratch_alignment : 0));
+    const auto scratch =
+        Kokkos::PerTeam(static_cast<std::ptrdiff_t>(local_bytes ? local_bytes + scratch_alignment : 0));
     Policy probe(space, static_cast<int>(plan.groups), 1);
     probe.set_scratch_size(functor.body.scratch_level, scratch);
     const auto kernel_max = static_cast<std::size_t>(probe.team_size_max(functor, Tag()));
@@ -195,9 +197,8 @@ struct Launcher<ExecSpace, false> {
     const auto policy = Policy(space, static_cast<int>(plan.groups), static_cast<int>(plan.group_size), 1)
                             .set_scratch_size(functor.body.scratch_level, scratch);
     if constexpr (Plan::reduces)
-      Kokkos::parallel_reduce(
-          plan.label, policy, functor,
-          device_reduction_sink<typename ExecSpace::memory_space, typename Functor::value_type>());
+      Kokkos::parallel_reduce(plan.label, policy, functor,
+                              device_reduction_sink<typename ExecSpace::memory_space, typename Functor::value_type>());
     else
       Kokkos::parallel_for(plan.label, policy, functor);
     return nullptr;

@@ -97,9 +97,8 @@ T host_broadcast(HostGroup& group, const T& x, std::size_t from) {
                std::to_string(group.group_linear_id()) + " of " + std::to_string(group.size()) +
                " work-items (local ids 0 to " + std::to_string(group.size() - 1) + ")");
   return host_collective(
-      group, x, [](const HostCollectiveHalf<T>&) {}, [from, valid](const HostCollectiveHalf<T>& h, std::size_t me) {
-        return h.slots[valid ? from : me];
-      });
+      group, x, [](const HostCollectiveHalf<T>&) {},
+      [from, valid](const HostCollectiveHalf<T>& h, std::size_t me) { return h.slots[valid ? from : me]; });
 }
 
 /// A collective whose whole work is done once, by the first work-item to resume after the

@@ -7,7 +7,7 @@
 //   which the launch makes one the compiler can vectorise: a barrier-free group costs
 //   what a loop costs.
 // - When work-item 0 reaches a barrier, the others run up to theirs, each in its own
-//   context (detail/host_context.hpp, on a pooled stack, detail/host_stack_pool.hpp,
+//   context (host/detail/context.hpp, on a pooled stack, host/detail/stack_pool.hpp,
 //   created when first needed): every work-item switches straight to the next one, and
 //   the last one of a phase back to work-item 0 on the thread's stack. A barrier costs
 //   one context switch per work-item and nothing more.
@@ -196,9 +196,10 @@ class HostGroup {
       return true;
     } catch (const HostGroupUnwind&) {
     } catch (...) {
-      status_->fail_with(std::current_exception(),
-                         (mode_ == Mode::phased ? std::string("a phase of") : "work-item " + std::to_string(current_) + " of") +
-                             " work-group " + std::to_string(group_));
+      status_->fail_with(
+          std::current_exception(),
+          (mode_ == Mode::phased ? std::string("a phase of") : "work-item " + std::to_string(current_) + " of") +
+              " work-group " + std::to_string(group_));
     }
     return false;
   }
@@ -244,7 +245,9 @@ class HostGroup {
   const void* stack_bottom(std::size_t i) const {
     return i == 0 ? host_stack_bottom_ : HostStackPool::this_thread().bottom(i);
   }
-  std::size_t stack_size(std::size_t i) const { return i == 0 ? host_stack_size_ : HostStackPool::this_thread().size(i); }
+  std::size_t stack_size(std::size_t i) const {
+    return i == 0 ? host_stack_size_ : HostStackPool::this_thread().size(i);
+  }
 
   // A context's first function (it never returns: it ends by switching away for good).
   template <class RunItem>

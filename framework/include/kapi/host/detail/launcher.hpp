@@ -142,8 +142,7 @@ struct HostGroupsFunctor {
   }
 
   template <class... Acc>
-  void run_flat(const Body& b, HostGroup& group, std::size_t group_linear, char* scratch,
-                Acc&... partials) const {
+  void run_flat(const Body& b, HostGroup& group, std::size_t group_linear, char* scratch, Acc&... partials) const {
     constexpr int N = Body::dimensions;
     std::size_t group_id[N];
     delinearize(group_linear, b.group_range.extent, group_id);
@@ -163,14 +162,14 @@ struct HostGroupsFunctor {
           // A plain loop. An escaping exception (or a divergent barrier, which throws in
           // this part of a group) names its work-item by the loop's id.
           for_each_id_in(b.local_range.extent, first, b.local_range.size(),
-                                 [&](const std::size_t(&local_id)[N], std::size_t local_linear) {
-                                   try {
-                                     run_one(local_id, local_linear);
-                                   } catch (...) {
-                                     group.fail_in_work_item(local_linear, std::current_exception());
-                                     throw HostGroupUnwind{};
-                                   }
-                                 });
+                         [&](const std::size_t(&local_id)[N], std::size_t local_linear) {
+                           try {
+                             run_one(local_id, local_linear);
+                           } catch (...) {
+                             group.fail_in_work_item(local_linear, std::current_exception());
+                             throw HostGroupUnwind{};
+                           }
+                         });
         });
   }
 };
@@ -206,7 +205,8 @@ struct Launcher<ExecSpace, true> {
   }
 
   template <class Kernel, int N, bool Phased, class... Args>
-  static std::shared_ptr<LaunchStatus> run(const ExecSpace& space, const NdRangePlan<Kernel, N, Phased, Args...>& plan) {
+  static std::shared_ptr<LaunchStatus> run(const ExecSpace& space,
+                                           const NdRangePlan<Kernel, N, Phased, Args...>& plan) {
     auto status = std::make_shared<LaunchStatus>();
     const std::size_t per_chunk =
         host_groups_per_chunk(plan.groups, plan.group_size, static_cast<std::size_t>(space.concurrency()));

@@ -47,10 +47,14 @@ inline HostStackSetting parse_host_stack_bytes(const char* text) {
   unsigned shift = 0;
   if (i < value.size()) {
     const char unit = value[i++];
-    if (unit == 'K' || unit == 'k') shift = 10;
-    else if (unit == 'M' || unit == 'm') shift = 20;
-    else if (unit == 'G' || unit == 'g') shift = 30;
-    else return reject("is not a byte count");
+    if (unit == 'K' || unit == 'k')
+      shift = 10;
+    else if (unit == 'M' || unit == 'm')
+      shift = 20;
+    else if (unit == 'G' || unit == 'g')
+      shift = 30;
+    else
+      return reject("is not a byte count");
     if (i < value.size()) return reject("is not a byte count");
   }
   if (n > (UINT64_MAX >> shift)) return reject("is too large");

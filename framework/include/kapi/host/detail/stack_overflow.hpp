@@ -1,6 +1,6 @@
 #pragma once
 // Turns a work-item stack overflow into a message. Every context stack sits above a guard
-// region (detail/host_stack_pool.hpp) and code using kapi is built with stack-clash
+// region (host/detail/stack_pool.hpp) and code using kapi is built with stack-clash
 // protection, so an overflowing frame faults in a guard instead of writing into a
 // neighbour. A SIGSEGV handler, run on an alternate signal stack (the faulting stack is
 // exhausted), recognises a fault inside a registered pool, prints which work-item

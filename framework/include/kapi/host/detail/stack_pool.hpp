@@ -129,12 +129,13 @@ class HostStackPool {
     const std::size_t mapped = current_mappings();
     const std::size_t left = mapped + headroom < limit ? limit - mapped - headroom : 0;
     if (vmas <= left) return {};
-    return "work-groups of up to " + std::to_string(stacks) + " work-items with barriers need " +
-           std::to_string(vmas) + " memory mappings for guarded work-item stacks on this host thread, but only " +
-           std::to_string(left) + " of the process' limit of " + std::to_string(limit) +
-           " (vm.max_map_count; " + std::to_string(mapped) + " in use) are left, and this Linux kernel has no "
+    return "work-groups of up to " + std::to_string(stacks) + " work-items with barriers need " + std::to_string(vmas) +
+           " memory mappings for guarded work-item stacks on this host thread, but only " + std::to_string(left) +
+           " of the process' limit of " + std::to_string(limit) + " (vm.max_map_count; " + std::to_string(mapped) +
+           " in use) are left, and this Linux kernel has no "
            "MADV_GUARD_INSTALL (6.13 or newer needs no extra mappings). Raise the limit (sysctl -w "
-           "vm.max_map_count=" + std::to_string(mapped + headroom + vmas * std::max(1u, std::thread::hardware_concurrency())) +
+           "vm.max_map_count=" +
+           std::to_string(mapped + headroom + vmas * std::max(1u, std::thread::hardware_concurrency())) +
            "), run fewer host threads, use smaller work-groups, or write the kernel in the phased form";
   }
 

@@ -57,9 +57,15 @@ struct GroupShare<StridedChunk<T, Vectors>> {
   }
 };
 
-/// One pass of the recursive reduction: partial[g] = op over group g's share of in,
-/// combined in a local-memory tree (any group size: the tree halves the live
-/// work-items from the largest power of two below the size).
+/// One pass of the recursive reduction: partial[g] = op over group g's share of in.
+/// Each sub-group combines its work-items' values (warp shuffles on a device; on host
+/// backends a sub-group is one work-item), its leader stores the result in local memory,
+/// and after the group's one barrier the first sub-group combines those: in a halving
+/// tree in local memory while they outnumber its work-items (host: one work-item alone,
+/// so no barriers between levels; device: never, at most 32 warps), then one sub-group
+/// reduction. Tree depth ceil_log2(size) either way. KAPI_GROUP_REDUCE_KOKKOS_TEAM selects
+/// the previous form (a local-memory tree over all work-items, a group barrier per level)
+/// to measure one against the other.
 template <class T, class Share, class Op>
 struct RecursiveReducePass {
   Share share;
@@ -69,6 +75,7 @@ struct RecursiveReducePass {
   KAPI_FUNCTION void operator()(const NdItem<1>& it, const T* in, T* partial, const LocalAccessor<T, 1>& local) const {
     const std::size_t lid = it.get_local_id(0), size = it.get_local_range(0);
     const std::size_t g = it.get_group().get_group_id(0);
+#if defined(KAPI_GROUP_REDUCE_KOKKOS_TEAM)
     local[lid] = share.reduce(in, g, lid, size, identity, op);
     std::size_t stride = 1;
     while (stride * 2 < size) stride *= 2;
@@ -77,6 +84,28 @@ struct RecursiveReducePass {
       if (lid < stride && lid + stride < size) local[lid] = T(op(local[lid], local[lid + stride]));
     }
     if (lid == 0) partial[g] = local[0];
+#else
+    const SubGroup sg = it.get_sub_group();
+    const T mine = reduce_over_group(sg, share.reduce(in, g, lid, size, identity, op), op);
+    const std::size_t subs = sg.get_group_range();
+    if (subs == 1) {
+      if (lid == 0) partial[g] = mine;
+      return;
+    }
+    if (sg.leader()) local[sg.get_group_id()] = mine;
+    group_barrier(it.get_group());
+    if (sg.get_group_id() != 0) return;
+    const std::size_t width = sg.get_local_range(), me = sg.get_local_id();
+    std::size_t n = subs;
+    while (n > width) {
+      const std::size_t half = (n + 1) / 2;
+      for (std::size_t i = me; i + half < n; i += width) local[i] = T(op(local[i], local[i + half]));
+      n = half;
+      group_barrier(sg);
+    }
+    const T total = reduce_over_group(sg, me < n ? T(local[me]) : identity, op);
+    if (me == 0) partial[g] = total;
+#endif
   }
 };
 

@@ -1,0 +1,39 @@
+#pragma once
+// The phased twin of the nd-range kernel (nd_range.hpp): the same tile, loaded in one
+// phase and read in the next, with the barrier between them implied. Same arguments,
+// nd-range and results (the same arithmetic on the same values).
+#include <kapi/kapi.hpp>
+
+#include "nd_range.hpp"
+
+namespace heat3d {
+
+struct StencilPhased {
+  template <class In, class Out, class T>
+  KOKKOS_INLINE_FUNCTION void operator()(const kapi::WorkGroup<3>& wg, const In& in, const Out& out,
+                                         const kapi::LocalAccessor<T, 1>& tile, T alpha) const {
+    const std::size_t l0 = wg.get_local_range(0), l1 = wg.get_local_range(1), l2 = wg.get_local_range(2);
+    const TileShape s{l0 + 2, l1 + 2, l2 + 2};
+    const std::size_t c0 = wg.get_group_id(0) * l0, c1 = wg.get_group_id(1) * l1, c2 = wg.get_group_id(2) * l2;
+    kapi::for_each_work_item(wg, [&](const kapi::NdItem<3>& it) {
+      const std::size_t id = (it.get_local_id(0) * l1 + it.get_local_id(1)) * l2 + it.get_local_id(2);
+      load_tile_share(tile, s, in, c0, c1, c2, id, l0 * l1 * l2);
+    });
+    kapi::for_each_work_item(wg, [&](const kapi::NdItem<3>& it) {
+      const std::size_t a = it.get_local_id(0), b = it.get_local_id(1), c = it.get_local_id(2);
+      const std::size_t i = c0 + a + 1, j = c1 + b + 1, k = c2 + c + 1;
+      if (i + 1 < in.extent(0) && j + 1 < in.extent(1) && k + 1 < in.extent(2))
+        out(i, j, k) = update_from_tile(tile, s, a, b, c, alpha);
+    });
+  }
+};
+
+template <class ExecSpace, class In, class Out, class T>
+void step_phased(const ExecSpace& space, const In& in, const Out& out, T alpha) {
+  const auto r = stencil_nd_range<ExecSpace>(in.extent(0) - 2, in.extent(1) - 2, in.extent(2) - 2);
+  const auto l = r.get_local_range();
+  kapi::call_kernel(space, StencilPhased{}, r, in, out, kapi::LocalAccessor<T, 1>((l[0] + 2) * (l[1] + 2) * (l[2] + 2)),
+                    alpha);
+}
+
+}  // namespace heat3d

@@ -1,0 +1,227 @@
+#pragma once
+// The matrix product on tensor cores: a flat nd-range kernel built on kapi::joint_matrix
+// (kapi/joint_matrix.hpp), for fp32 matrices with reduced-precision inputs:
+//   tuned-tf32  A and B rounded to tf32 (kapi::round_to_tf32, by joint_matrix_load)
+//   tuned-bf16  A and B rounded to bfloat16 (to nearest even) as the tiles are staged
+//   tuned-fp16  A and B rounded to IEEE half likewise
+// products summed in fp32; C is fp32. The inputs stay fp32 in memory: the conversion is
+// part of the kernel (and of its time), where the tiles are copied to local memory.
+//
+// A work-group computes a BM×BN block of C with (BM/WM)×(BN/WN) sub-groups, each a WM×WN
+// tile held in one joint_matrix accumulator. It walks K in steps of BK, staging a BM×BK
+// block of A and a BK×BN block of B in local memory (rows padded so that the fragment
+// loads of a warp hit distinct banks), and each sub-group multiplies its WM×KS slice of A
+// by its KS×WN slice of B per KS of the step (KS: the mma K of the type). Sizes need not
+// divide the blocks: loads outside the matrices read zeros (predicated), edge tiles of C
+// are stored with joint_matrix_store_checked.
+//
+// One source, two shapes:
+//   device: 128×128 blocks, 8 warps of 64×32 each, BK = 16, tiles
+//           double-buffered (the next tile's global loads, 16-byte vectors, fly while this
+//           one is multiplied; one barrier per step), two groups per multiprocessor.
+//   host:   a sub-group is one work-item, so a group is 4 work-items of 32×32 tiles
+//           (64×64 blocks), one buffer. Host speed is not a goal of these variants.
+// Groups are numbered in bands of 8 block-rows, column by column within a band, so that
+// the groups running together share their A and B tiles in the cache.
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+
+#include <kapi/integer_math.hpp>
+#include <kapi/joint_matrix.hpp>
+#include <kapi/kapi.hpp>
+#include <kapi/sub_group.hpp>
+#include <kapi/vec.hpp>
+
+namespace matmul {
+
+/// Block sizes of the tensor-core kernel: BM×BN of C per group in WM×WN tiles per
+/// sub-group, BK of K per step; on a device, min_groups groups resident per multiprocessor
+/// (two: at most 128 registers per work-item).
+template <class In, bool Host, int DeviceBK = 16, int DeviceMinGroups = 2>
+struct JointShape {
+  using Storage = typename kapi::matrix::detail::element<In>::load_type;  // local tiles hold this
+  static constexpr int KS = int(kapi::matrix::detail::element<In>::k);    // mma K
+  static constexpr int BM = Host ? 64 : 128, BN = Host ? 64 : 128, BK = Host ? 32 : DeviceBK;
+  static constexpr int WM = Host ? 32 : 64, WN = 32;
+  static constexpr int buffers = Host ? 1 : 2;
+  static constexpr int min_groups = Host ? 1 : DeviceMinGroups;
+  // Row padding of the tiles, in elements: A 16 bytes (its rows go through ldmatrix:
+  // 8 rows 80 (tf32) or 48 (16-bit) bytes apart fall in 8 distinct bank quads); B 8
+  // (tf32: element loads of rows 8 banks apart; 16-bit: ldmatrix rows 272 bytes apart).
+  static constexpr int a_pad = Host ? 0 : 16 / int(sizeof(Storage)), b_pad = Host ? 0 : 8;
+};
+
+template <class In, class Shape, bool Host, std::size_t SubGroupSize>
+struct JointMatmul {
+  using S = typename Shape::Storage;
+  static constexpr int BM = Shape::BM, BN = Shape::BN, BK = Shape::BK, KS = Shape::KS;
+  static constexpr int WM = Shape::WM, WN = Shape::WN;
+  static constexpr int warps_m = BM / WM, warps_n = BN / WN, warps = warps_m * warps_n;
+  static constexpr int items = warps * int(SubGroupSize);
+  static constexpr int a_stride = BK + Shape::a_pad, b_stride = BN + Shape::b_pad;
+  static constexpr int a_tile_size = BM * a_stride, b_tile_size = BK * b_stride;
+  static_assert(BM % WM == 0 && BN % WN == 0 && BK % KS == 0, "sub-group tiles must tile the block");
+  static_assert(BK % 4 == 0 && BN % 4 == 0, "tiles are copied in runs of 4");
+  static constexpr int a_runs = BM * BK / 4, b_runs = BK * BN / 4;  // runs of 4 per tile
+  static constexpr int a_per_item = (a_runs + items - 1) / items, b_per_item = (b_runs + items - 1) / items;
+  static constexpr int band = 8;  // block-rows per band of the group order
+  using launch_bounds = kapi::LaunchBounds<items, Shape::min_groups>;
+
+  using SG = kapi::SubGroup;
+  using Acc = kapi::joint_matrix<SG, float, kapi::matrix::use::accumulator, WM, WN>;
+  using AFrag = kapi::joint_matrix<SG, In, kapi::matrix::use::a, WM, KS, kapi::matrix::layout::row_major>;
+  using BFrag = kapi::joint_matrix<SG, In, kapi::matrix::use::b, KS, WN, kapi::matrix::layout::row_major>;
+
+  static kapi::NdRange<1> range(std::size_t m, std::size_t n) {
+    const std::size_t groups = kapi::ceil_div(m, std::size_t(BM)) * kapi::ceil_div(n, std::size_t(BN));
+    return kapi::NdRange<1>(kapi::Range<1>(groups * items), kapi::Range<1>(items));
+  }
+
+  // A run of 4 consecutive elements of a row of a matrix; zeros outside it.
+  using Run = kapi::Vec<float, 4>;
+  template <class M>
+  KOKKOS_INLINE_FUNCTION static Run fetch(const M& x, std::size_t r, std::size_t c, bool vectors) {
+    const std::size_t rows = x.extent(0), cols = x.extent(1);
+    Run run;
+    if (vectors && r < rows && c + 4 <= cols) {
+      run = Run::load(&x(r, c));
+    } else {
+      for (int e = 0; e < 4; ++e) run.v[e] = r < rows && c + e < cols ? float(x(r, c + e)) : 0.0f;
+    }
+    return run;
+  }
+  KOKKOS_INLINE_FUNCTION static void put(S* dst, const Run& run) {
+    if constexpr (std::is_same<S, float>::value) {
+      run.store(dst);
+    } else {  // 16-bit storage: rounded here, once per element and group
+      kapi::Vec<std::uint16_t, 4> packed;
+      for (int e = 0; e < 4; ++e) packed[e] = S(run.v[e]).bits;
+      packed.store(reinterpret_cast<std::uint16_t*>(dst));
+    }
+  }
+
+  struct Stage {
+    Run a[a_per_item], b[b_per_item];
+  };
+
+  template <class A, class B>
+  KOKKOS_INLINE_FUNCTION static void fetch_tiles(Stage& s, const A& a, const B& b, std::size_t row0, std::size_t col0,
+                                                 std::size_t k0, int lid, bool vectors) {
+    for (int i = 0; i < a_per_item; ++i) {
+      const int run = lid + i * items;
+      if (a_runs % items == 0 || run < a_runs)
+        s.a[i] = fetch(a, row0 + std::size_t(run / (BK / 4)), k0 + std::size_t(run % (BK / 4)) * 4, vectors);
+    }
+    for (int i = 0; i < b_per_item; ++i) {
+      const int run = lid + i * items;
+      if (b_runs % items == 0 || run < b_runs)
+        s.b[i] = fetch(b, k0 + std::size_t(run / (BN / 4)), col0 + std::size_t(run % (BN / 4)) * 4, vectors);
+    }
+  }
+  KOKKOS_INLINE_FUNCTION static void store_tiles(const Stage& s, S* as, S* bs, int lid) {
+    for (int i = 0; i < a_per_item; ++i) {
+      const int run = lid + i * items;
+      if (a_runs % items == 0 || run < a_runs) put(as + (run / (BK / 4)) * a_stride + (run % (BK / 4)) * 4, s.a[i]);
+    }
+    for (int i = 0; i < b_per_item; ++i) {
+      const int run = lid + i * items;
+      if (b_runs % items == 0 || run < b_runs) put(bs + (run / (BN / 4)) * b_stride + (run % (BN / 4)) * 4, s.b[i]);
+    }
+  }
+
+  KOKKOS_INLINE_FUNCTION static void multiply_tiles(const SG& sg, Acc& acc, const S* as, const S* bs, int wm, int wn) {
+    for (int kk = 0; kk < BK; kk += KS) {
+      AFrag fa;
+      BFrag fb;
+      kapi::joint_matrix_load(sg, fa, as + wm * WM * a_stride + kk, a_stride);
+      kapi::joint_matrix_load(sg, fb, bs + kk * b_stride + wn * WN, b_stride);
+      kapi::joint_matrix_mad(sg, acc, fa, fb, acc);
+    }
+  }
+
+  template <class A, class B, class C>
+  KOKKOS_INLINE_FUNCTION void operator()(const kapi::NdItem<1>& it, const A& a, const B& b, const C& c,
+                                         const kapi::LocalAccessor<S, 1>& a_tiles,
+                                         const kapi::LocalAccessor<S, 1>& b_tiles) const {
+    const std::size_t m = c.extent(0), n = c.extent(1), k_extent = a.extent(1);
+    // The group's block: bands of `band` block-rows, column by column within a band.
+    const std::size_t gm = kapi::ceil_div(m, std::size_t(BM)), gn = kapi::ceil_div(n, std::size_t(BN));
+    const std::size_t g = it.get_group().get_group_id(0), per_band = std::size_t(band) * gn;
+    const std::size_t first = g / per_band * band, rows_here = gm - first < std::size_t(band) ? gm - first : band;
+    const std::size_t bm = first + g % per_band % rows_here, bn = g % per_band / rows_here;
+    const std::size_t row0 = bm * BM, col0 = bn * BN;
+
+    const kapi::SubGroup sg = it.get_sub_group();
+    const int w = int(sg.get_group_id()), wm = w / warps_n, wn = w % warps_n;
+    const int lid = int(it.get_local_linear_id());
+    // 16-byte loads where every run of 4 is aligned: row strides multiples of 4, aligned bases.
+    const bool vectors = a.stride(0) % 4 == 0 && b.stride(0) % 4 == 0 &&
+                         reinterpret_cast<std::uintptr_t>(a.data()) % 16 == 0 &&
+                         reinterpret_cast<std::uintptr_t>(b.data()) % 16 == 0;
+    S* const as = a_tiles.get_pointer();
+    S* const bs = b_tiles.get_pointer();
+
+    Acc acc;
+    kapi::joint_matrix_fill(sg, acc, 0.0f);
+    Stage stage;
+    if constexpr (Shape::buffers == 2) {
+      fetch_tiles(stage, a, b, row0, col0, 0, lid, vectors);
+      store_tiles(stage, as, bs, lid);
+      kapi::group_barrier(it.get_group());
+      int buf = 0;
+      for (std::size_t k0 = 0; k0 < k_extent; k0 += BK) {
+        const bool more = k0 + BK < k_extent;
+        if (more) fetch_tiles(stage, a, b, row0, col0, k0 + BK, lid, vectors);  // in flight during the multiply
+        multiply_tiles(sg, acc, as + buf * a_tile_size, bs + buf * b_tile_size, wm, wn);
+        if (more) store_tiles(stage, as + (buf ^ 1) * a_tile_size, bs + (buf ^ 1) * b_tile_size, lid);
+        kapi::group_barrier(it.get_group());
+        buf ^= 1;
+      }
+    } else {
+      for (std::size_t k0 = 0; k0 < k_extent; k0 += BK) {
+        fetch_tiles(stage, a, b, row0, col0, k0, lid, vectors);
+        store_tiles(stage, as, bs, lid);
+        kapi::group_barrier(it.get_group());
+        multiply_tiles(sg, acc, as, bs, wm, wn);
+        kapi::group_barrier(it.get_group());
+      }
+    }
+    const std::size_t r = row0 + std::size_t(wm) * WM, col = col0 + std::size_t(wn) * WN;
+    const std::size_t ldc = c.stride(0);
+    if (r + WM <= m && col + WN <= n)
+      kapi::joint_matrix_store(sg, acc, &c(r, col), ldc, kapi::matrix::layout::row_major);
+    else if (r < m && col < n)
+      kapi::joint_matrix_store_checked(sg, acc, c.data(), ldc, kapi::matrix::layout::row_major, m, n, r, col);
+  }
+};
+
+/// C = A·B on the tensor cores with In inputs and the given shape (JointShape).
+template <class In, class Shape, class ExecSpace, class A, class B, class C>
+void multiply_joint_matrix_shaped(const ExecSpace& space, const A& a, const B& b, const C& c) {
+  using T = typename C::non_const_value_type;
+  if constexpr (!std::is_same<T, float>::value) {
+    throw std::invalid_argument(
+        "matmul: the tensor-core variants take float matrices (fp32 in, reduced-precision "
+        "products, fp32 sums), not " +
+        std::to_string(sizeof(T) * 8) + "-bit elements");
+  } else {
+    using Kernel =
+        JointMatmul<In, Shape, kapi::is_host_execution_space_v<ExecSpace>, kapi::max_sub_group_size<ExecSpace>()>;
+    if (c.extent(0) == 0 || c.extent(1) == 0) return;
+    kapi::LocalAccessor<typename Shape::Storage, 1> a_tiles(Shape::buffers * Kernel::a_tile_size),
+        b_tiles(Shape::buffers * Kernel::b_tile_size);
+    kapi::call_kernel(space, Kernel{}, Kernel::range(c.extent(0), c.extent(1)), a, b, c, a_tiles, b_tiles);
+  }
+}
+
+/// C = A·B on the tensor cores with In (precision::tf32, kapi::bfloat16 or kapi::half)
+/// inputs; A, B and C fp32; the shape for the kind of backend `space` is.
+template <class In, class ExecSpace, class A, class B, class C>
+void multiply_joint_matrix(const ExecSpace& space, const A& a, const B& b, const C& c) {
+  multiply_joint_matrix_shaped<In, JointShape<In, kapi::is_host_execution_space_v<ExecSpace>>>(space, a, b, c);
+}
+
+}  // namespace matmul

@@ -1,0 +1,108 @@
+#pragma once
+// Warp primitives of the device backends, over the first `lanes` lanes of a hardware warp
+// (CUDA: 32 lanes, HIP: a 64-lane wavefront). A work-group is one block whose thread
+// index is the local linear id (launch.hpp asks Kokkos for vector length 1), so a
+// sub-group, kapi::SubGroup, is exactly one warp, and the last warp of a group whose size
+// is not a multiple of the warp is partial: its lanes past the group do not exist. Every
+// primitive therefore takes the lane count and (CUDA) the mask of the existing lanes
+// computed from it, never __activemask(), which reports divergence rather than membership.
+//  - shuffles move any trivially copyable value, 4-byte word by word (arithmetic values
+//    up to 8 bytes directly);
+//  - reductions combine in one fixed order-preserving pairwise tree (lanes 2k and 2k+1,
+//    then pairs of pairs, ...), so an associative operator need not commute and every
+//    lane gets bit-identical results, floating point included;
+//  - scans are Hillis-Steele (log2(lanes) shuffles).
+#include <cstring>
+#include <type_traits>
+
+#include <kapi/config.hpp>
+
+#if KAPI_COMPILING_DEVICE_CODE
+namespace kapi::detail::warp {
+
+#if defined(__CUDA_ARCH__)
+inline constexpr int size = 32;
+inline constexpr bool direct_shuffles = true;  // __shfl_sync takes every integer type, float and double
+using Mask = unsigned;
+/// The existing lanes of a warp of `lanes` lanes.
+__device__ inline Mask mask_of(int lanes) { return lanes >= 32 ? 0xffffffffu : (1u << lanes) - 1u; }
+__device__ inline int shuffle_word(int w, int src, Mask mask) { return __shfl_sync(mask, w, src); }
+__device__ inline bool any(bool p, Mask mask) { return __any_sync(mask, p ? 1 : 0) != 0; }
+__device__ inline bool all(bool p, Mask mask) { return __all_sync(mask, p ? 1 : 0) != 0; }
+__device__ inline void sync(Mask mask) { __syncwarp(mask); }
+template <class T>
+__device__ T shuffle_direct(const T& v, int src, Mask mask) {
+  return __shfl_sync(mask, v, src);
+}
+#elif defined(__HIP_DEVICE_COMPILE__)
+inline constexpr int size = 64;
+inline constexpr bool direct_shuffles = false;  // words only
+using Mask = unsigned long long;                // a wavefront runs in lockstep: the masks are not needed
+__device__ inline Mask mask_of(int lanes) { return lanes >= 64 ? ~0ull : (1ull << lanes) - 1ull; }
+__device__ inline int shuffle_word(int w, int src, Mask) { return __shfl(w, src); }
+__device__ inline bool any(bool p, Mask) { return __any(p ? 1 : 0) != 0; }
+__device__ inline bool all(bool p, Mask) { return __all(p ? 1 : 0) != 0; }
+__device__ inline void sync(Mask) {
+  __builtin_amdgcn_fence(__ATOMIC_RELEASE, "wavefront");
+  __builtin_amdgcn_wave_barrier();
+  __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "wavefront");
+}
+template <class T>
+__device__ T shuffle_direct(const T& v, int, Mask) {
+  return v;  // not used (direct_shuffles)
+}
+#endif
+
+/// Lane `src`'s v (src must be an existing lane; every lane of the mask calls it).
+template <class T>
+__device__ T shuffle(const T& v, int src, Mask mask) {
+  static_assert(std::is_trivially_copyable_v<T>, "kapi sub-group shuffles move trivially copyable values");
+  if constexpr (std::is_arithmetic_v<T> && sizeof(T) < sizeof(int)) {
+    return T(shuffle_word(static_cast<int>(v), src, mask));
+  } else if constexpr (direct_shuffles && (std::is_integral_v<T> || std::is_same_v<T, float> ||
+                                           std::is_same_v<T, double>)&&sizeof(T) <= 8) {
+    return shuffle_direct(v, src, mask);
+  } else {
+    constexpr int words = int((sizeof(T) + sizeof(int) - 1) / sizeof(int));
+    int w[words];
+    w[words - 1] = 0;  // the tail word of a size that is not a multiple of 4
+    std::memcpy(w, &v, sizeof(T));
+    for (int i = 0; i < words; ++i) w[i] = shuffle_word(w[i], src, mask);
+    T r = v;
+    std::memcpy(&r, w, sizeof(T));
+    return r;
+  }
+}
+
+/// op over lanes 0 … lanes-1 of the warp, in lane order, to every lane.
+template <class T, class Op>
+__device__ T reduce(T v, const Op& op, int lane, int lanes, Mask mask) {
+  if (lanes == size) {
+    // Butterfly: at step d, the lanes with bit d clear hold the lower half of a block of 2d.
+    for (int d = 1; d < size; d *= 2) {
+      const T other = shuffle(v, lane ^ d, mask);
+      v = (lane & d) ? T(op(other, v)) : T(op(v, other));
+    }
+    return v;
+  }
+  // The same pairwise tree, gathered in lane 0 (a partner past the last lane is skipped), then broadcast.
+  for (int d = 1; d < lanes; d *= 2) {
+    const bool take = (lane & (2 * d - 1)) == 0 && lane + d < lanes;
+    const T other = shuffle(v, lane + d < lanes ? lane + d : lane, mask);
+    if (take) v = T(op(v, other));
+  }
+  return shuffle(v, 0, mask);
+}
+
+/// op over lanes 0 … lane (inclusive scan).
+template <class T, class Op>
+__device__ T inclusive_scan(T v, const Op& op, int lane, int lanes, Mask mask) {
+  for (int d = 1; d < lanes; d *= 2) {
+    const T lower = shuffle(v, lane >= d ? lane - d : lane, mask);
+    if (lane >= d) v = T(op(lower, v));
+  }
+  return v;
+}
+
+}  // namespace kapi::detail::warp
+#endif  // KAPI_COMPILING_DEVICE_CODE

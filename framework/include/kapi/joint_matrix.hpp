@@ -1,0 +1,490 @@
+#pragma once
+// joint_matrix: a matrix tile held jointly by the work-items of a sub-group, multiplied on
+// the tensor cores where the backend has them; the semantics of SYCL's joint_matrix
+// extension (sycl::ext::oneapi::experimental::matrix), names in kapi::matrix:
+//
+//   using namespace kapi::matrix;
+//   joint_matrix<SG, precision::tf32, use::a, 16, 8, layout::row_major> a;
+//   joint_matrix<SG, precision::tf32, use::b, 8, 16, layout::row_major> b;
+//   joint_matrix<SG, float, use::accumulator, 16, 16> c;
+//   joint_matrix_fill(sg, c, 0.0f);
+//   joint_matrix_load(sg, a, a_ptr, lda);           // global (a View's data()) or local memory
+//   joint_matrix_load(sg, b, b_ptr, ldb);
+//   joint_matrix_mad(sg, c, a, b, c);               // c = a·b + c
+//   joint_matrix_store(sg, c, c_ptr, ldc, layout::row_major);
+//
+// Every work-item of the sub-group calls each function with the same arguments (sg is
+// the caller's sub-group, as in SYCL). Pointers and strides count elements.
+//
+// Element types (A and B; the accumulator is float):
+//   precision::tf32  loaded from float, each element rounded by kapi::round_to_tf32
+//                    (to nearest, ties away: cvt.rna.tf32.f32); shapes M×K×N with K a
+//                    multiple of 8 (SYCL's CUDA backend: m16n16k8)
+//   kapi::bfloat16, kapi::half
+//                    loaded from the same type; K a multiple of 16 (m16n16k16, m32n8k16,
+//                    m8n32k16)
+//   M (rows of A and of the accumulator) is 8 or a multiple of 16, N a multiple of 8; other
+//   shapes and types fail to compile with a message saying which.
+// Products of two such inputs are exact in float; they are summed in float (the order and
+// the rounding of the sums may differ between backends: tensor cores sum groups of
+// products with one rounding), so results agree within K·2^-23·Σ|a||b| per element.
+//
+// Backends:
+//   CUDA sm_80+ (device pass): a sub-group is a warp; the tile is spread over its 32 lanes
+//     in the register fragments of PTX mma.sync m16n8k8 (tf32) and m16n8k16 (bf16, fp16);
+//     a tile larger than one mma shape holds several fragments (an 8-row tile is padded
+//     to 16 rows with zeros). Loads from local memory use ldmatrix where the layout allows
+//     (row-major A; row-major 16-bit B), other loads read elements.
+//   Host backends and other devices: a sub-group is one work-item, which holds the whole
+//     tile as floats (inputs rounded exactly as above) and multiplies with plain loops.
+//     On a device without the mma path every work-item of the sub-group computes the
+//     whole tile (redundant, still correct).
+// The checked forms joint_matrix_load_checked / joint_matrix_store_checked (those of
+// SYCL's sycl_ext_intel_matrix) take the tile at (row, col) of a height×width matrix:
+// elements outside read as zero and are not stored (edges of matrices that are not
+// multiples of the tile).
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include <kapi/config.hpp>
+#include <kapi/reduced_precision.hpp>
+
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 800)
+#define KAPI_JOINT_MATRIX_MMA 1
+#else
+#define KAPI_JOINT_MATRIX_MMA 0
+#endif
+
+namespace kapi {
+namespace matrix {
+
+enum class use { a, b, accumulator };
+enum class layout { row_major, col_major, dynamic };
+namespace precision = kapi::precision;
+
+namespace detail {
+
+template <class T>
+struct element;  // what an A or B element type is stored as, loaded from, and its mma K
+template <>
+struct element<precision::tf32> {
+  using load_type = float;
+  static constexpr std::size_t k = 8;
+  KAPI_FUNCTION static float to_float(float x) { return round_to_tf32(x); }
+};
+template <>
+struct element<bfloat16> {
+  using load_type = bfloat16;
+  static constexpr std::size_t k = 16;
+  KAPI_FUNCTION static float to_float(bfloat16 x) { return float(x); }
+};
+template <>
+struct element<half> {
+  using load_type = half;
+  static constexpr std::size_t k = 16;
+  KAPI_FUNCTION static float to_float(half x) { return float(x); }
+};
+
+template <class T>
+struct is_input : std::false_type {};
+template <>
+struct is_input<precision::tf32> : std::true_type {};
+template <>
+struct is_input<bfloat16> : std::true_type {};
+template <>
+struct is_input<half> : std::true_type {};
+
+template <class T, use Use, std::size_t Rows, std::size_t Cols>
+struct check_shape {
+  static constexpr bool input = Use != use::accumulator;
+  static_assert(!input || is_input<T>::value,
+                "kapi::joint_matrix: A and B elements must be precision::tf32, kapi::bfloat16 or kapi::half");
+  static_assert(input || std::is_same<T, float>::value,
+                "kapi::joint_matrix: the accumulator element type must be float (fp64 tiles are not supported)");
+  static constexpr std::size_t k = input ? element<std::conditional_t<input, T, precision::tf32>>::k : 8;
+  static_assert(Use != use::a || ((Rows == 8 || Rows % 16 == 0) && Cols % k == 0 && Cols > 0),
+                "kapi::joint_matrix: use::a must be M×K with M 8 or a multiple of 16 and K a multiple of 8 "
+                "(tf32) or 16 (bf16, fp16)");
+  static_assert(Use != use::b || (Rows % k == 0 && Cols % 8 == 0 && Rows > 0 && Cols > 0),
+                "kapi::joint_matrix: use::b must be K×N with K a multiple of 8 (tf32) or 16 (bf16, fp16) and N a "
+                "multiple of 8");
+  static_assert(Use != use::accumulator || ((Rows == 8 || Rows % 16 == 0) && Cols % 8 == 0 && Cols > 0),
+                "kapi::joint_matrix: use::accumulator must be M×N with M 8 or a multiple of 16 and N a multiple "
+                "of 8");
+  static constexpr bool ok = true;
+};
+
+KAPI_FUNCTION constexpr std::size_t offset(layout l, std::size_t r, std::size_t c, std::size_t stride) {
+  return l == layout::col_major ? c * stride + r : r * stride + c;
+}
+
+#if KAPI_JOINT_MATRIX_MMA
+// ---- CUDA: per-lane fragments of mma.sync ------------------------------------------
+template <class T, use Use, std::size_t Rows, std::size_t Cols>
+struct fragments;
+template <class T, std::size_t Rows, std::size_t Cols>
+struct fragments<T, use::a, Rows, Cols> {
+  static constexpr std::size_t FM = (Rows + 15) / 16, FK = Cols / element<T>::k;
+  std::uint32_t r[FM][FK][4];
+};
+template <class T, std::size_t Rows, std::size_t Cols>
+struct fragments<T, use::b, Rows, Cols> {
+  static constexpr std::size_t FK = Rows / element<T>::k, FN = Cols / 8;
+  std::uint32_t r[FK][FN][2];
+};
+template <class T, std::size_t Rows, std::size_t Cols>
+struct fragments<T, use::accumulator, Rows, Cols> {
+  static constexpr std::size_t FM = (Rows + 15) / 16, FN = Cols / 8;
+  float r[FM][FN][4];
+};
+template <class T, use Use, std::size_t Rows, std::size_t Cols>
+using storage = fragments<T, Use, Rows, Cols>;
+
+__device__ inline unsigned lane_id() {
+  unsigned l;
+  asm("mov.u32 %0, %%laneid;" : "=r"(l));
+  return l;
+}
+__device__ inline std::uint32_t tf32_bits(float x) {
+  std::uint32_t r;
+  asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
+  return r;
+}
+template <class T>
+__device__ inline std::uint32_t pack(T lo, T hi) {
+  return std::uint32_t(lo.bits) | (std::uint32_t(hi.bits) << 16);
+}
+template <class T>
+__device__ inline std::uint32_t input_bits(float v);
+template <>
+__device__ inline std::uint32_t input_bits<precision::tf32>(float v) {
+  return tf32_bits(v);
+}
+template <>
+__device__ inline std::uint32_t input_bits<bfloat16>(float v) {
+  const bfloat16 x(v);
+  return pack(x, x);
+}
+template <>
+__device__ inline std::uint32_t input_bits<half>(float v) {
+  const half x(v);
+  return pack(x, x);
+}
+
+__device__ inline void mma(float (&d)[4], const std::uint32_t (&a)[4], const std::uint32_t (&b)[2], precision::tf32) {
+  asm("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+__device__ inline void mma(float (&d)[4], const std::uint32_t (&a)[4], const std::uint32_t (&b)[2], bfloat16) {
+  asm("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+__device__ inline void mma(float (&d)[4], const std::uint32_t (&a)[4], const std::uint32_t (&b)[2], half) {
+  asm("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+__device__ inline void ldmatrix_x4(std::uint32_t (&r)[4], const void* p) {
+  const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(p));
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+               : "r"(s));
+}
+__device__ inline void ldmatrix_x4_trans(std::uint32_t (&r)[4], const void* p) {
+  const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(p));
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+               : "r"(s));
+}
+// Whether rows of 16 bytes at p, p + stride, ... may go through ldmatrix (local memory,
+// 16-byte aligned rows). The same for every lane (base and stride are the sub-group's).
+template <class L>
+__device__ inline bool ldmatrix_ok(const L* p, std::size_t stride) {
+  return __isShared(p) && ((reinterpret_cast<std::uintptr_t>(p) | (stride * sizeof(L))) % 16 == 0);
+}
+
+#else
+// ---- host backends (and devices without the mma path): the whole tile ------------
+template <class T, use Use, std::size_t Rows, std::size_t Cols>
+struct storage {
+  float v[Rows * Cols];  // element (r, c) at r·Cols + c
+};
+#endif
+
+template <class T, use Use>
+struct load_type_of {
+  using type = typename element<T>::load_type;
+};
+template <class T>
+struct load_type_of<T, use::accumulator> {
+  using type = float;
+};
+
+}  // namespace detail
+
+/// A Rows×Cols tile of a matrix used as Use (A, B or the accumulator) of a product,
+/// held by the sub-group of type Group. Layout: how A and B tiles lie in memory
+/// (row_major or col_major); the accumulator's is given to load and store (dynamic).
+template <class Group, class T, use Use, std::size_t Rows, std::size_t Cols,
+          layout Layout = (Use == use::accumulator ? layout::dynamic : layout::row_major)>
+struct joint_matrix {
+  static_assert(detail::check_shape<T, Use, Rows, Cols>::ok, "");
+  static_assert((Use == use::accumulator) == (Layout == layout::dynamic),
+                "kapi::joint_matrix: A and B tiles take layout::row_major or layout::col_major, the accumulator "
+                "layout::dynamic (its layout is given to load and store)");
+  using element_type = T;
+  using load_type = typename detail::load_type_of<T, Use>::type;  // what load reads from memory
+  static constexpr use matrix_use = Use;
+  static constexpr std::size_t rows = Rows, cols = Cols;
+  static constexpr layout matrix_layout = Layout;
+  detail::storage<T, Use, Rows, Cols> data;
+};
+
+namespace detail {
+
+/// Loads the tile at (row0, col0) of a matrix at base (element (r, c) at offset(l, r, c,
+/// stride)); with Checked, elements outside height×width read as zero.
+template <bool Checked, class Group, class T, use Use, std::size_t Rows, std::size_t Cols, layout Layout, class L>
+KAPI_FUNCTION void load(joint_matrix<Group, T, Use, Rows, Cols, Layout>& m, const L* base, std::size_t stride, layout l,
+                        std::size_t height, std::size_t width, std::size_t row0, std::size_t col0) {
+  const auto at = [&](std::size_t r, std::size_t c) -> L {
+    if (Checked && !(row0 + r < height && col0 + c < width)) return L(0.0f);
+    return base[offset(l, row0 + r, col0 + c, stride)];
+  };
+#if KAPI_JOINT_MATRIX_MMA
+  const std::size_t lane = lane_id(), g = lane / 4, t = lane % 4;
+  if constexpr (Use == use::accumulator) {
+    constexpr std::size_t FM = (Rows + 15) / 16, FN = Cols / 8;
+    for (std::size_t fm = 0; fm < FM; ++fm)
+      for (std::size_t fn = 0; fn < FN; ++fn)
+        for (std::size_t j = 0; j < 4; ++j) {
+          const std::size_t r = 16 * fm + g + 8 * (j / 2), c = 8 * fn + 2 * t + j % 2;
+          m.data.r[fm][fn][j] = r < Rows ? at(r, c) : 0.0f;
+        }
+  } else if constexpr (std::is_same<T, precision::tf32>::value) {
+    if constexpr (Use == use::a) {
+      constexpr std::size_t FM = (Rows + 15) / 16, FK = Cols / 8;
+      if (!Checked && Rows % 16 == 0 && l == layout::row_major && ldmatrix_ok(base, stride)) {
+        // four 8×4-word matrices: rows 0-7 / 8-15 × words 0-3 / 4-7 are a0..a3
+        const L* p = base + (row0 + lane % 16) * stride + col0 + 4 * (lane / 16);
+        for (std::size_t fm = 0; fm < FM; ++fm)
+          for (std::size_t fk = 0; fk < FK; ++fk) {
+            ldmatrix_x4(m.data.r[fm][fk], p + 16 * fm * stride + 8 * fk);
+            for (std::size_t j = 0; j < 4; ++j) m.data.r[fm][fk][j] = tf32_bits(__uint_as_float(m.data.r[fm][fk][j]));
+          }
+        return;
+      }
+      for (std::size_t fm = 0; fm < FM; ++fm)
+        for (std::size_t fk = 0; fk < FK; ++fk)
+          for (std::size_t j = 0; j < 4; ++j) {
+            const std::size_t r = 16 * fm + g + 8 * (j % 2), c = 8 * fk + t + 4 * (j / 2);
+            m.data.r[fm][fk][j] = r < Rows ? tf32_bits(at(r, c)) : 0u;
+          }
+    } else {
+      constexpr std::size_t FK = Rows / 8, FN = Cols / 8;
+      for (std::size_t fk = 0; fk < FK; ++fk)
+        for (std::size_t fn = 0; fn < FN; ++fn)
+          for (std::size_t j = 0; j < 2; ++j) m.data.r[fk][fn][j] = tf32_bits(at(8 * fk + t + 4 * j, 8 * fn + g));
+    }
+  } else {  // bf16, fp16: two elements per register, the lower index in the low half
+    if constexpr (Use == use::a) {
+      constexpr std::size_t FM = (Rows + 15) / 16, FK = Cols / 16;
+      if (!Checked && Rows % 16 == 0 && l == layout::row_major && ldmatrix_ok(base, stride)) {
+        // rows 0-7 / 8-15 × columns 0-7 / 8-15 are a0..a3
+        const L* p = base + (row0 + lane % 16) * stride + col0 + 8 * (lane / 16);
+        for (std::size_t fm = 0; fm < FM; ++fm)
+          for (std::size_t fk = 0; fk < FK; ++fk) ldmatrix_x4(m.data.r[fm][fk], p + 16 * fm * stride + 16 * fk);
+        return;
+      }
+      for (std::size_t fm = 0; fm < FM; ++fm)
+        for (std::size_t fk = 0; fk < FK; ++fk)
+          for (std::size_t j = 0; j < 4; ++j) {
+            const std::size_t r = 16 * fm + g + 8 * (j % 2), c = 16 * fk + 2 * t + 8 * (j / 2);
+            m.data.r[fm][fk][j] = r < Rows ? pack(at(r, c), at(r, c + 1)) : 0u;
+          }
+    } else {
+      constexpr std::size_t FK = Rows / 16, FN = Cols / 8;
+      if (!Checked && FN % 2 == 0 && l == layout::row_major && ldmatrix_ok(base, stride)) {
+        // transposed: k 0-7 / 8-15 × n 0-7 are b0, b1 of one fragment, n 8-15 of the next
+        const L* p = base + (row0 + lane % 16) * stride + col0 + 8 * (lane / 16);
+        for (std::size_t fk = 0; fk < FK; ++fk)
+          for (std::size_t fn = 0; fn < FN; fn += 2) {
+            std::uint32_t r[4];
+            ldmatrix_x4_trans(r, p + 16 * fk * stride + 8 * fn);
+            m.data.r[fk][fn][0] = r[0], m.data.r[fk][fn][1] = r[1];
+            m.data.r[fk][fn + 1][0] = r[2], m.data.r[fk][fn + 1][1] = r[3];
+          }
+        return;
+      }
+      for (std::size_t fk = 0; fk < FK; ++fk)
+        for (std::size_t fn = 0; fn < FN; ++fn)
+          for (std::size_t j = 0; j < 2; ++j) {
+            const std::size_t k = 16 * fk + 2 * t + 8 * j, n = 8 * fn + g;
+            m.data.r[fk][fn][j] = pack(at(k, n), at(k + 1, n));
+          }
+    }
+  }
+#else
+  for (std::size_t r = 0; r < Rows; ++r)
+    for (std::size_t c = 0; c < Cols; ++c) {
+      if constexpr (Use == use::accumulator)
+        m.data.v[r * Cols + c] = at(r, c);
+      else
+        m.data.v[r * Cols + c] = element<T>::to_float(at(r, c));
+    }
+#endif
+}
+
+template <bool Checked, class Group, std::size_t Rows, std::size_t Cols>
+KAPI_FUNCTION void store(const joint_matrix<Group, float, use::accumulator, Rows, Cols, layout::dynamic>& m,
+                         float* base, std::size_t stride, layout l, std::size_t height, std::size_t width,
+                         std::size_t row0, std::size_t col0) {
+  const auto put = [&](std::size_t r, std::size_t c, float v) {
+    if (Checked && !(row0 + r < height && col0 + c < width)) return;
+    base[offset(l, row0 + r, col0 + c, stride)] = v;
+  };
+#if KAPI_JOINT_MATRIX_MMA
+  const std::size_t lane = lane_id(), g = lane / 4, t = lane % 4;
+  constexpr std::size_t FM = (Rows + 15) / 16, FN = Cols / 8;
+  for (std::size_t fm = 0; fm < FM; ++fm)
+    for (std::size_t fn = 0; fn < FN; ++fn)
+      for (std::size_t h = 0; h < 2; ++h) {
+        const std::size_t r = 16 * fm + g + 8 * h, c = 8 * fn + 2 * t;
+        if (r >= Rows) continue;
+        const float v0 = m.data.r[fm][fn][2 * h], v1 = m.data.r[fm][fn][2 * h + 1];
+        float* p = base + offset(l, row0 + r, col0 + c, stride);
+        // two neighbours of a row: one 8-byte store where aligned
+        if (!Checked && l == layout::row_major && reinterpret_cast<std::uintptr_t>(p) % 8 == 0) {
+          *reinterpret_cast<float2*>(p) = make_float2(v0, v1);
+        } else {
+          put(r, c, v0);
+          put(r, c + 1, v1);
+        }
+      }
+#else
+  for (std::size_t r = 0; r < Rows; ++r)
+    for (std::size_t c = 0; c < Cols; ++c) put(r, c, m.data.v[r * Cols + c]);
+#endif
+}
+
+}  // namespace detail
+
+/// Every element of m set to v (A and B tiles: v rounded to the element type).
+template <class Group, class T, use Use, std::size_t Rows, std::size_t Cols, layout Layout>
+KAPI_FUNCTION void joint_matrix_fill(const Group&, joint_matrix<Group, T, Use, Rows, Cols, Layout>& m, float v) {
+#if KAPI_JOINT_MATRIX_MMA
+  if constexpr (Use == use::accumulator) {
+    for (auto& x : m.data.r)
+      for (auto& y : x)
+        for (auto& z : y) z = v;
+  } else {
+    const std::uint32_t bits = detail::input_bits<T>(v);
+    for (std::size_t i = 0; i < sizeof(m.data.r) / sizeof(m.data.r[0]); ++i)
+      for (std::size_t j = 0; j < sizeof(m.data.r[0]) / sizeof(m.data.r[0][0]); ++j)
+        for (std::size_t e = 0; e < sizeof(m.data.r[0][0]) / sizeof(std::uint32_t); ++e) {
+          // an 8-row A tile keeps its padding rows (8-15: odd registers) zero
+          const bool padding = Use == use::a && Rows < 16 && e % 2 == 1;
+          m.data.r[i][j][e] = padding ? 0u : bits;
+        }
+  }
+#else
+  float x = v;
+  if constexpr (Use != use::accumulator) x = detail::element<T>::to_float(typename detail::element<T>::load_type(v));
+  for (auto& e : m.data.v) e = x;
+#endif
+}
+
+/// Loads an A or B tile from memory (global or local): element (r, c) of the tile at
+/// src[r·stride + c] (row_major) or src[c·stride + r] (col_major).
+template <class Group, class T, use Use, std::size_t Rows, std::size_t Cols, layout Layout>
+KAPI_FUNCTION void joint_matrix_load(const Group&, joint_matrix<Group, T, Use, Rows, Cols, Layout>& m,
+                                     const typename joint_matrix<Group, T, Use, Rows, Cols, Layout>::load_type* src,
+                                     std::size_t stride) {
+  static_assert(Use != use::accumulator, "kapi::joint_matrix_load: an accumulator load takes its layout");
+  detail::load<false>(m, src, stride, Layout, 0, 0, 0, 0);
+}
+
+/// Loads an accumulator tile with the given layout.
+template <class Group, std::size_t Rows, std::size_t Cols>
+KAPI_FUNCTION void joint_matrix_load(const Group&, joint_matrix<Group, float, use::accumulator, Rows, Cols>& m,
+                                     const float* src, std::size_t stride, layout l) {
+  detail::load<false>(m, src, stride, l, 0, 0, 0, 0);
+}
+
+/// Stores an accumulator tile: element (r, c) to dst[r·stride + c] (row_major) or
+/// dst[c·stride + r] (col_major).
+template <class Group, std::size_t Rows, std::size_t Cols>
+KAPI_FUNCTION void joint_matrix_store(const Group&, const joint_matrix<Group, float, use::accumulator, Rows, Cols>& m,
+                                      float* dst, std::size_t stride, layout l) {
+  detail::store<false>(m, dst, stride, l, 0, 0, 0, 0);
+}
+
+/// The tile at (row, col) of the height×width matrix at base; elements outside it read
+/// as zero.
+template <class Group, class T, use Use, std::size_t Rows, std::size_t Cols, layout Layout>
+KAPI_FUNCTION void joint_matrix_load_checked(
+    const Group&, joint_matrix<Group, T, Use, Rows, Cols, Layout>& m,
+    const typename joint_matrix<Group, T, Use, Rows, Cols, Layout>::load_type* base, std::size_t stride,
+    std::size_t height, std::size_t width, std::size_t row, std::size_t col) {
+  static_assert(Use != use::accumulator, "kapi::joint_matrix_load_checked: an accumulator load takes its layout");
+  detail::load<true>(m, base, stride, Layout, height, width, row, col);
+}
+template <class Group, std::size_t Rows, std::size_t Cols>
+KAPI_FUNCTION void joint_matrix_load_checked(const Group&, joint_matrix<Group, float, use::accumulator, Rows, Cols>& m,
+                                             const float* base, std::size_t stride, layout l, std::size_t height,
+                                             std::size_t width, std::size_t row, std::size_t col) {
+  detail::load<true>(m, base, stride, l, height, width, row, col);
+}
+
+/// Stores the accumulator tile at (row, col) of the height×width matrix at base; elements
+/// outside it are not written.
+template <class Group, std::size_t Rows, std::size_t Cols>
+KAPI_FUNCTION void joint_matrix_store_checked(const Group&,
+                                              const joint_matrix<Group, float, use::accumulator, Rows, Cols>& m,
+                                              float* base, std::size_t stride, layout l, std::size_t height,
+                                              std::size_t width, std::size_t row, std::size_t col) {
+  detail::store<true>(m, base, stride, l, height, width, row, col);
+}
+
+/// d = a·b + c (d may be c).
+template <class Group, class T, std::size_t M, std::size_t K, std::size_t N, layout LA, layout LB>
+KAPI_FUNCTION void joint_matrix_mad(const Group&, joint_matrix<Group, float, use::accumulator, M, N>& d,
+                                    const joint_matrix<Group, T, use::a, M, K, LA>& a,
+                                    const joint_matrix<Group, T, use::b, K, N, LB>& b,
+                                    const joint_matrix<Group, float, use::accumulator, M, N>& c) {
+#if KAPI_JOINT_MATRIX_MMA
+  constexpr std::size_t FM = (M + 15) / 16, FN = N / 8, FK = K / detail::element<T>::k;
+  for (std::size_t fm = 0; fm < FM; ++fm)
+    for (std::size_t fn = 0; fn < FN; ++fn) {
+      float acc[4] = {c.data.r[fm][fn][0], c.data.r[fm][fn][1], c.data.r[fm][fn][2], c.data.r[fm][fn][3]};
+      for (std::size_t fk = 0; fk < FK; ++fk) detail::mma(acc, a.data.r[fm][fk], b.data.r[fk][fn], T{});
+      for (std::size_t j = 0; j < 4; ++j) d.data.r[fm][fn][j] = acc[j];
+    }
+#else
+  // Row by row: a row of the result accumulates in place (d may be c), K products each.
+  for (std::size_t i = 0; i < M; ++i) {
+    float row[N];
+    for (std::size_t j = 0; j < N; ++j) row[j] = c.data.v[i * N + j];
+    for (std::size_t k = 0; k < K; ++k) {
+      const float x = a.data.v[i * K + k];
+      for (std::size_t j = 0; j < N; ++j) row[j] += x * b.data.v[k * N + j];
+    }
+    for (std::size_t j = 0; j < N; ++j) d.data.v[i * N + j] = row[j];
+  }
+#endif
+}
+
+}  // namespace matrix
+
+using matrix::joint_matrix;
+using matrix::joint_matrix_fill;
+using matrix::joint_matrix_load;
+using matrix::joint_matrix_load_checked;
+using matrix::joint_matrix_mad;
+using matrix::joint_matrix_store;
+using matrix::joint_matrix_store_checked;
+
+}  // namespace kapi

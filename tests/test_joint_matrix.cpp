@@ -1,0 +1,392 @@
+// joint_matrix on every space: the reduced-precision conversions against roundings
+// written here with frexp/ldexp; fill, load (row/col major, padded strides, global and
+// local memory, checked at edges) and store round trips through products by identity
+// tiles (exact); joint_matrix_mad of every supported shape and type against an fp64
+// product of the rounded inputs with the fp32-summation bound; and the matmul app's
+// tensor-core variants on random data against fp64 with the inputs' error bounds.
+#include <kapi/kapi.hpp>
+#include <matmul/matmul.hpp>
+#include <matmul/reference.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cfenv>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "execution_spaces.hpp"
+#include "random_matrix.hpp"
+
+namespace {
+
+namespace jm = kapi::matrix;
+using jm::layout;
+using jm::use;
+
+// ---- independent roundings: significand scaled to an integer, rounded, scaled back
+double round_significand(double x, int bits, bool ties_away, int min_exponent) {
+  if (x == 0 || !std::isfinite(x)) return x;
+  int e;
+  std::frexp(x, &e);                                      // x = m·2^e, 0.5 <= |m| < 1
+  const int q = std::max(e - bits, min_exponent - bits);  // the quantum's exponent
+  const double scaled = std::ldexp(x, -q);
+  const double r =
+      std::ldexp(ties_away ? std::copysign(std::floor(std::fabs(scaled) + 0.5), scaled) : std::nearbyint(scaled), q);
+  return std::fabs(r) > double(std::numeric_limits<float>::max()) ? std::copysign(INFINITY, r) : r;
+}
+// fp32 subnormals keep the quantum of the smallest normal (2^-125 = frexp's exponent of 2^-126)
+double ref_tf32(float x) { return round_significand(x, 11, true, -125); }
+double ref_bf16(float x) { return round_significand(x, 8, false, -125); }
+double ref_half(float x) {
+  const double r = round_significand(x, 11, false, -13);  // subnormals: quantum 2^-24
+  return std::fabs(r) > 65504 ? std::copysign(INFINITY, r) : r;
+}
+
+template <class In>
+double ref_round(float x) {
+  if constexpr (std::is_same_v<In, kapi::precision::tf32>) return ref_tf32(x);
+  if constexpr (std::is_same_v<In, kapi::bfloat16>) return ref_bf16(x);
+  if constexpr (std::is_same_v<In, kapi::half>) return ref_half(x);
+}
+template <class In>
+const char* type_name() {
+  if constexpr (std::is_same_v<In, kapi::precision::tf32>) return "tf32";
+  if constexpr (std::is_same_v<In, kapi::bfloat16>) return "bf16";
+  return "fp16";
+}
+template <class In>
+using load_t =
+    typename jm::joint_matrix<kapi::SubGroup, In, use::a, 16, (std::is_same_v<In, kapi::precision::tf32> ? 8 : 16),
+                              layout::row_major>::load_type;
+
+TEST(ReducedPrecision, ConversionsRoundAsDocumented) {
+  ASSERT_EQ(std::fegetround(), FE_TONEAREST);
+  std::mt19937 gen(7);
+  std::vector<float> values = {0.0f,
+                               -0.0f,
+                               1.0f,
+                               -1.0f,
+                               65504.0f,
+                               65519.0f,
+                               65520.0f,
+                               1e-8f,
+                               5.96e-8f,
+                               2.98e-8f,
+                               2.99e-8f,
+                               6.1e-5f,
+                               3.0e-5f,
+                               1.00048828125f /* tf32 tie */,
+                               1.001953125f /* bf16 tie */,
+                               1.0029296875f,
+                               std::numeric_limits<float>::max(),
+                               std::numeric_limits<float>::min()};
+  std::uniform_real_distribution<float> unit(-1, 1);
+  std::uniform_int_distribution<std::uint32_t> bits;
+  for (int i = 0; i < 20000; ++i) values.push_back(unit(gen));
+  for (int i = 0; i < 20000; ++i) {
+    const std::uint32_t u = bits(gen);
+    float f;
+    std::memcpy(&f, &u, 4);
+    if (std::isfinite(f)) values.push_back(f);
+  }
+  for (const float x : values) {
+    EXPECT_EQ(double(kapi::round_to_tf32(x)), ref_tf32(x)) << x;
+    EXPECT_EQ(double(float(kapi::bfloat16(x))), ref_bf16(x)) << x;
+    EXPECT_EQ(double(float(kapi::half(x))), ref_half(x)) << x;
+  }
+  EXPECT_TRUE(std::isnan(float(kapi::bfloat16(std::numeric_limits<float>::quiet_NaN()))));
+  EXPECT_TRUE(std::isnan(float(kapi::half(std::numeric_limits<float>::quiet_NaN()))));
+  EXPECT_EQ(kapi::half(1.0f).bits, 0x3c00);  // the IEEE binary16 and bfloat16 bit layouts
+  EXPECT_EQ(kapi::bfloat16(1.0f).bits, 0x3f80);
+  EXPECT_EQ(kapi::half(-2.0f).bits, 0xc000);
+}
+
+// ---- the kernel: one sub-group computes D = A·B + C from global or local memory
+struct Layouts {
+  layout a, b, c, d;
+  std::size_t lda, ldb, ldc, ldd;
+};
+
+template <class In, std::size_t M, std::size_t N, std::size_t K, layout LA, layout LB, bool Local>
+struct Mad {
+  using L = load_t<In>;
+  layout lc, ld;
+  std::size_t lda, ldb, ldc, ldd, a_size, b_size;
+  template <class VA, class VB, class VC, class VD>
+  KOKKOS_INLINE_FUNCTION void operator()(const kapi::NdItem<1>& it, const VA& a, const VB& b, const VC& c, const VD& d,
+                                         const kapi::LocalAccessor<L, 1>& la,
+                                         const kapi::LocalAccessor<L, 1>& lb) const {
+    const kapi::SubGroup sg = it.get_sub_group();
+    const L* pa = a.data();
+    const L* pb = b.data();
+    if (Local) {
+      for (std::size_t i = it.get_local_linear_id(); i < a_size; i += it.get_local_range(0)) la[i] = a(i);
+      for (std::size_t i = it.get_local_linear_id(); i < b_size; i += it.get_local_range(0)) lb[i] = b(i);
+      kapi::group_barrier(it.get_group());
+      pa = la.get_pointer();
+      pb = lb.get_pointer();
+    }
+    jm::joint_matrix<kapi::SubGroup, In, use::a, M, K, LA> ma;
+    jm::joint_matrix<kapi::SubGroup, In, use::b, K, N, LB> mb;
+    jm::joint_matrix<kapi::SubGroup, float, use::accumulator, M, N> mc;
+    jm::joint_matrix_load(sg, ma, pa, lda);
+    jm::joint_matrix_load(sg, mb, pb, ldb);
+    jm::joint_matrix_load(sg, mc, c.data(), ldc, lc);
+    jm::joint_matrix_mad(sg, mc, ma, mb, mc);
+    jm::joint_matrix_store(sg, mc, d.data(), ldd, ld);
+  }
+};
+
+std::size_t at(layout l, std::size_t r, std::size_t c, std::size_t ld) {
+  return l == layout::col_major ? c * ld + r : r * ld + c;
+}
+
+/// D = A·B + C on Space with the given layouts and strides, A, B and C given as
+/// functions of (row, col); returns D as a row-major M×N host array.
+template <class Space, class In, std::size_t M, std::size_t N, std::size_t K, layout LA, layout LB, bool Local,
+          class FA, class FB, class FC>
+std::vector<float> run_mad(const Layouts& l, FA fa, FB fb, FC fc) {
+  using L = load_t<In>;
+  const std::size_t a_size = (LA == layout::row_major ? M : K) * l.lda,
+                    b_size = (LB == layout::row_major ? K : N) * l.ldb;
+  const std::size_t c_size = (l.c == layout::row_major ? M : N) * l.ldc,
+                    d_size = (l.d == layout::row_major ? M : N) * l.ldd;
+  std::vector<float> ha(a_size, -99.0f), hb(b_size, -99.0f);  // padding: a value that would show
+  std::vector<float> hc(c_size, -99.0f);
+  for (std::size_t r = 0; r < M; ++r)
+    for (std::size_t k = 0; k < K; ++k) ha[at(LA, r, k, l.lda)] = fa(r, k);
+  for (std::size_t k = 0; k < K; ++k)
+    for (std::size_t n = 0; n < N; ++n) hb[at(LB, k, n, l.ldb)] = fb(k, n);
+  for (std::size_t r = 0; r < M; ++r)
+    for (std::size_t n = 0; n < N; ++n) hc[at(l.c, r, n, l.ldc)] = fc(r, n);
+  auto a = kapi_test::make_view<L, Space>("A", a_size, [&](std::size_t i) { return L(ha[i]); });
+  auto b = kapi_test::make_view<L, Space>("B", b_size, [&](std::size_t i) { return L(hb[i]); });
+  auto c = kapi_test::make_view<float, Space>("C", c_size, [&](std::size_t i) { return hc[i]; });
+  Kokkos::View<float*, typename Space::memory_space> d("D", d_size);
+  Kokkos::deep_copy(d, -555.0f);
+  const std::size_t sg = kapi::max_sub_group_size<Space>();
+  using Kernel = Mad<In, M, N, K, LA, LB, Local>;
+  kapi::call_kernel(Space(), Kernel{l.c, l.d, l.lda, l.ldb, l.ldc, l.ldd, a_size, b_size},
+                    kapi::NdRange<1>(kapi::Range<1>(sg), kapi::Range<1>(sg)), a, b, c, d,
+                    kapi::LocalAccessor<L, 1>(Local ? a_size : 1), kapi::LocalAccessor<L, 1>(Local ? b_size : 1));
+  auto hd = kapi_test::to_host(d);
+  std::vector<float> out(M * N);
+  for (std::size_t r = 0; r < M; ++r)
+    for (std::size_t n = 0; n < N; ++n) out[r * N + n] = hd(at(l.d, r, n, l.ldd));
+  // Elements of D outside the tile keep their value.
+  std::size_t touched = 0;
+  for (std::size_t i = 0; i < d_size; ++i) touched += hd(i) != -555.0f;
+  EXPECT_LE(touched, M * N);
+  return out;
+}
+
+template <class Space>
+struct JointMatrix : ::testing::Test {};
+KAPI_TYPED_TEST_SUITE(JointMatrix);
+
+// A·I + 0 = rounded A, I·B + C = rounded B + C: every element of a load lands where it
+// belongs, exactly, for each layout, padded strides, global and local memory.
+template <class Space, class In, std::size_t M, std::size_t N, std::size_t K, layout LA, layout LB, bool Local>
+void check_round_trips(std::size_t pad) {
+  SCOPED_TRACE(std::string(type_name<In>()) + " " + std::to_string(M) + "x" + std::to_string(N) + "x" +
+               std::to_string(K) + (LA == layout::row_major ? " A row" : " A col") +
+               (LB == layout::row_major ? " B row" : " B col") + (Local ? " local" : " global") + " pad " +
+               std::to_string(pad));
+  const auto value = [](std::size_t r, std::size_t c, int salt) {
+    return float(std::sin(double(r * 37 + c * 11 + salt)) * 3.0);  // not representable: rounding shows
+  };
+  const auto lda = (LA == layout::row_major ? K : M) + pad, ldb = (LB == layout::row_major ? N : K) + pad;
+  {  // A times the identity (K×N: ones on the diagonal), C = 0, D row-major
+    const Layouts l{LA, LB, layout::row_major, layout::row_major, lda, ldb, N + pad, N + 2 * pad};
+    const auto d = run_mad<Space, In, M, N, K, LA, LB, Local>(
+        l, [&](std::size_t r, std::size_t k) { return value(r, k, 1); },
+        [](std::size_t k, std::size_t n) { return k == n ? 1.0f : 0.0f; },
+        [](std::size_t, std::size_t) { return 0.0f; });
+    for (std::size_t r = 0; r < M; ++r)
+      for (std::size_t n = 0; n < N; ++n)
+        ASSERT_EQ(double(d[r * N + n]), n < K ? ref_round<In>(value(r, n, 1)) : 0.0) << r << "," << n;
+  }
+  {  // the identity (M×K) times B plus C, C and D column-major
+    const Layouts l{LA, LB, layout::col_major, layout::col_major, lda, ldb, M + pad, M + 3 * pad};
+    const auto d = run_mad<Space, In, M, N, K, LA, LB, Local>(
+        l, [](std::size_t r, std::size_t k) { return r == k ? 1.0f : 0.0f; },
+        [&](std::size_t k, std::size_t n) { return value(k, n, 2); },
+        [](std::size_t r, std::size_t n) { return float(r * 1000 + n); });
+    // one fp32 rounding of the exact sum (the order of rounding steps is the backend's)
+    for (std::size_t r = 0; r < M; ++r)
+      for (std::size_t n = 0; n < N; ++n) {
+        const double want = (r < K ? ref_round<In>(value(r, n, 2)) : 0.0) + double(r * 1000 + n);
+        ASSERT_LE(std::fabs(double(d[r * N + n]) - want), 0x1p-23 * std::fabs(want)) << r << "," << n;
+      }
+  }
+}
+
+// D = A·B + C on random data against fp64 of the rounded inputs: only the fp32 sums
+// differ, by at most (K + 2)·2^-23·(Σ|a||b| + |c|).
+template <class Space, class In, std::size_t M, std::size_t N, std::size_t K, layout LA, layout LB, bool Local>
+void check_mad() {
+  SCOPED_TRACE(std::string(type_name<In>()) + " mad " + std::to_string(M) + "x" + std::to_string(N) + "x" +
+               std::to_string(K) + (Local ? " local" : " global"));
+  std::mt19937 gen(M * 131 + N * 17 + K);
+  std::uniform_real_distribution<float> dist(-1, 1);
+  std::vector<float> a(M * K), b(K * N), c(M * N);
+  for (auto& x : a) x = dist(gen);
+  for (auto& x : b) x = dist(gen);
+  for (auto& x : c) x = dist(gen);
+  const Layouts l{LA,
+                  LB,
+                  layout::row_major,
+                  layout::row_major,
+                  (LA == layout::row_major ? K : M) + 4,
+                  (LB == layout::row_major ? N : K) + 8,
+                  N,
+                  N};
+  const auto d = run_mad<Space, In, M, N, K, LA, LB, Local>(
+      l, [&](std::size_t r, std::size_t k) { return a[r * K + k]; },
+      [&](std::size_t k, std::size_t n) { return b[k * N + n]; },
+      [&](std::size_t r, std::size_t n) { return c[r * N + n]; });
+  for (std::size_t r = 0; r < M; ++r)
+    for (std::size_t n = 0; n < N; ++n) {
+      double ref = c[r * N + n], mag = std::fabs(c[r * N + n]);
+      for (std::size_t k = 0; k < K; ++k) {
+        const double p = ref_round<In>(a[r * K + k]) * ref_round<In>(b[k * N + n]);
+        ref += p;
+        mag += std::fabs(p);
+      }
+      ASSERT_LE(std::fabs(d[r * N + n] - ref), double(K + 2) * 0x1p-23 * mag) << r << "," << n;
+    }
+}
+
+template <class Space, class In, std::size_t M, std::size_t N, std::size_t K>
+void check_shape() {
+  // four kernels per shape (compile time): row-major A and B from global and from local
+  // memory (ldmatrix on CUDA), column-major from local memory, mixed from global
+  check_round_trips<Space, In, M, N, K, layout::row_major, layout::row_major, false>(0);
+  check_round_trips<Space, In, M, N, K, layout::row_major, layout::row_major, true>(8);
+  check_round_trips<Space, In, M, N, K, layout::col_major, layout::col_major, true>(3);
+  check_round_trips<Space, In, M, N, K, layout::col_major, layout::row_major, false>(1);
+  check_mad<Space, In, M, N, K, layout::row_major, layout::row_major, true>();
+  check_mad<Space, In, M, N, K, layout::col_major, layout::row_major, false>();
+}
+
+TYPED_TEST(JointMatrix, Tf32Shapes) {
+  check_shape<TypeParam, kapi::precision::tf32, 16, 16, 8>();  // SYCL's CUDA backend shape
+  check_shape<TypeParam, kapi::precision::tf32, 8, 8, 8>();    // padded to 16 rows
+  check_shape<TypeParam, kapi::precision::tf32, 32, 24, 16>();
+}
+
+TYPED_TEST(JointMatrix, Bf16Shapes) {
+  check_shape<TypeParam, kapi::bfloat16, 16, 16, 16>();
+  check_shape<TypeParam, kapi::bfloat16, 32, 8, 16>();
+  check_shape<TypeParam, kapi::bfloat16, 8, 32, 16>();
+}
+
+TYPED_TEST(JointMatrix, HalfShapes) {
+  check_shape<TypeParam, kapi::half, 16, 16, 16>();
+  check_shape<TypeParam, kapi::half, 8, 32, 16>();
+}
+
+// Fill: D = fill(a)·fill(b) + fill(c) = c + K·round(a)·round(b), exactly (small integers
+// times representable values), stored with the checked store into the corner of a larger
+// matrix, and a checked load of a tile hanging over the edge reads zeros outside.
+template <class In, std::size_t M, std::size_t N, std::size_t K>
+struct FillAndChecked {
+  std::size_t height, width, row, col;
+  template <class VA, class VD>
+  KOKKOS_INLINE_FUNCTION void operator()(const kapi::NdItem<1>& it, const VA& a, const VD& d, const VD& e) const {
+    const kapi::SubGroup sg = it.get_sub_group();
+    jm::joint_matrix<kapi::SubGroup, In, use::a, M, K, layout::row_major> ma;
+    jm::joint_matrix<kapi::SubGroup, In, use::b, K, N, layout::row_major> mb;
+    jm::joint_matrix<kapi::SubGroup, float, use::accumulator, M, N> mc;
+    jm::joint_matrix_fill(sg, ma, 1.5f);
+    jm::joint_matrix_fill(sg, mb, -0.75f);
+    jm::joint_matrix_fill(sg, mc, 2.0f);
+    jm::joint_matrix_mad(sg, mc, ma, mb, mc);
+    jm::joint_matrix_store_checked(sg, mc, d.data(), width, layout::row_major, height, width, row, col);
+    // the A tile at (row, col) of the height×width matrix a, times ones: row sums of what lies inside
+    jm::joint_matrix_load_checked(sg, ma, a.data(), width, height, width, row, col);
+    jm::joint_matrix_fill(sg, mb, 1.0f);
+    jm::joint_matrix_fill(sg, mc, 0.0f);
+    jm::joint_matrix_mad(sg, mc, ma, mb, mc);
+    jm::joint_matrix_store_checked(sg, mc, e.data(), width, layout::row_major, height, width, row, col);
+  }
+};
+
+template <class Space, class In, std::size_t M, std::size_t N, std::size_t K>
+void check_fill_and_checked() {
+  SCOPED_TRACE(std::string(type_name<In>()) + " fill/checked " + std::to_string(M) + "x" + std::to_string(N));
+  using L = load_t<In>;
+  const std::size_t height = M + 5, width = std::max(N, K) + 3, row = 9, col = width - N + 2;  // hangs over two edges
+  auto a = kapi_test::make_view<L, Space>("A", height * width, [&](std::size_t i) { return L(float(i % 7)); });
+  Kokkos::View<float*, typename Space::memory_space> d("D", height * width), e("E", height * width);
+  Kokkos::deep_copy(d, -1.0f);
+  Kokkos::deep_copy(e, -1.0f);
+  const std::size_t sg = kapi::max_sub_group_size<Space>();
+  kapi::call_kernel(Space(), FillAndChecked<In, M, N, K>{height, width, row, col},
+                    kapi::NdRange<1>(kapi::Range<1>(sg), kapi::Range<1>(sg)), a, d, e);
+  auto hd = kapi_test::to_host(d);
+  auto he = kapi_test::to_host(e);
+  const double filled = 2.0 + double(K) * ref_round<In>(1.5f) * ref_round<In>(-0.75f);
+  for (std::size_t r = 0; r < height; ++r)
+    for (std::size_t c = 0; c < width; ++c) {
+      const bool inside = r >= row && r < row + M && c >= col && c < col + N;
+      ASSERT_EQ(double(hd(r * width + c)), inside ? filled : -1.0) << r << "," << c;
+      double sum = 0;  // row r of the tile: columns col .. col+K-1 of a, those inside the matrix
+      for (std::size_t k = col; k < col + K && k < width; ++k) sum += double((r * width + k) % 7);
+      ASSERT_EQ(double(he(r * width + c)), inside ? sum : -1.0) << r << "," << c;
+    }
+}
+
+TYPED_TEST(JointMatrix, FillAndCheckedLoadStore) {
+  check_fill_and_checked<TypeParam, kapi::precision::tf32, 16, 16, 8>();
+  check_fill_and_checked<TypeParam, kapi::bfloat16, 16, 16, 16>();
+  check_fill_and_checked<TypeParam, kapi::half, 8, 32, 16>();
+}
+
+// ---- the matmul app's tensor-core variants against fp64 with the inputs' error bounds
+template <class Space>
+void check_tensor_variant(const std::string& variant, std::size_t m, std::size_t n, std::size_t k,
+                          double max_relative) {
+  const matmul::ConstMatrix<float, Space> a = kapi_test::random_matrix<float, Space>("A", m, k, 11),
+                                          b = kapi_test::random_matrix<float, Space>("B", k, n, 12);
+  matmul::Matrix<float, Space> c("C", m, n);
+  Kokkos::deep_copy(c, -777.0f);
+  matmul::multiply<float>(variant, Space(), a, b, c);
+  auto ha = kapi_test::to_host(a);
+  auto hb = kapi_test::to_host(b);
+  auto hc = kapi_test::to_host(c);
+  const matmul::ProductReference reference(ha, hb, matmul::all_rows(m));
+  const auto r = reference.check<float>(hc, matmul::input_unit_roundoff(variant));
+  EXPECT_EQ(r.wrong, 0u) << variant << " " << m << "x" << n << "x" << k << ": worst error/tolerance " << r.worst;
+  EXPECT_LE(r.relative_error(), max_relative) << variant << " " << m << "x" << n << "x" << k;
+  EXPECT_GT(r.relative_error(), 0.0) << variant << ": inputs were not rounded";  // random data: rounding shows
+}
+
+TYPED_TEST(JointMatrix, MatmulVariantsWithinTheirTypesBounds) {
+  // not multiples of any block (host 64, device 128), K over several steps
+  for (const auto& s : std::vector<std::vector<std::size_t>>{{200, 300, 150}, {129, 67, 41}, {64, 64, 64}}) {
+    check_tensor_variant<TypeParam>("tuned-tf32", s[0], s[1], s[2], 1e-3);
+    check_tensor_variant<TypeParam>("tuned-bf16", s[0], s[1], s[2], 1e-2);
+    check_tensor_variant<TypeParam>("tuned-fp16", s[0], s[1], s[2], 1e-3);
+  }
+}
+
+TYPED_TEST(JointMatrix, MatmulVariantsRejectDoubleAndBadShapes) {
+  const matmul::ConstMatrix<double, TypeParam> a = kapi_test::random_matrix<double, TypeParam>("A", 3, 4, 1),
+                                               b = kapi_test::random_matrix<double, TypeParam>("B", 4, 2, 2);
+  matmul::Matrix<double, TypeParam> c("C", 3, 2);
+  for (const char* v : {"tuned-tf32", "tuned-bf16", "tuned-fp16"}) {
+    EXPECT_THROW(matmul::multiply<double>(v, TypeParam(), a, b, c), std::invalid_argument) << v;
+    const matmul::ConstMatrix<float, TypeParam> fa = kapi_test::random_matrix<float, TypeParam>("A", 3, 4, 1),
+                                                fb = kapi_test::random_matrix<float, TypeParam>("B", 5, 2, 2);
+    matmul::Matrix<float, TypeParam> fc("C", 3, 2);
+    EXPECT_THROW(matmul::multiply<float>(v, TypeParam(), fa, fb, fc), std::invalid_argument) << v;
+  }
+}
+
+}  // namespace
