@@ -12,6 +12,7 @@
 #   --apps LIST           reduce, matmul, heat3d (default all three)
 #   --type T              element type of reduce and matmul (default float); heat3d: double
 #   --reduce-n N          reduce, strong scaling: global elements (default 2^26)
+#   --reduce-block N      reduce, weak scaling: elements per rank (default: none, no weak run)
 #   --matmul-n N          matmul (SUMMA), strong scaling: square size (default 2048)
 #   --matmul-panel W      SUMMA panel width (default 256)
 #   --heat3d-n N          heat3d, strong scaling: global cube (default 128)
@@ -24,7 +25,8 @@
 #                         --bind-to none, plus OpenMPI's consent to run as root when root)
 #   --dry-run             print the commands only
 # Sizes are counts or 2^p. The 8-GPU sweep of the project, for instance:
-#   ./kapi run cuda-hopper --ranks 1,2,4,8 --matmul-n 16384 --reduce-n 2^31 --heat3d-n 1024 --heat3d-block 512
+#   ./kapi run cuda-hopper --ranks 1,2,4,8 --matmul-n 16384 --reduce-n 2^31 --reduce-block 2^30
+#     --heat3d-n 1024 --heat3d-block 512
 # Host builds: each rank runs nproc/ranks threads (at least one; OMP_NUM_THREADS and
 # KOKKOS_NUM_THREADS in the environment the launcher passes on).
 # Writes scaling.jsonl (one KAPI_SUMMARY object per run, with the run's kind and rank
@@ -37,7 +39,7 @@ die() { echo "run-scaling: $*" >&2; exit 2; }
 [ $# -ge 1 ] && { [ "$1" = --help ] || [ "$1" = -h ]; } && { usage; exit 0; }
 [ $# -ge 2 ] || die "needs a build folder and a results folder (see --help)"
 build=$1 out=$2; shift 2
-ranks=1,2,4 apps=reduce,matmul,heat3d type=float reduce_n=2^26 matmul_n=2048 panel=256 heat_n=128 heat_block=64
+ranks=1,2,4 apps=reduce,matmul,heat3d type=float reduce_n=2^26 reduce_block= matmul_n=2048 panel=256 heat_n=128 heat_block=64
 steps=10 repeat=5 verify=none launcher="" dry=0
 while [ $# -gt 0 ]; do
   opt=$1
@@ -48,7 +50,7 @@ while [ $# -gt 0 ]; do
   [ $# -ge 2 ] || die "$opt needs a value"
   v=$2
   case "$opt" in
-    --ranks) ranks=$v ;; --apps) apps=$v ;; --type) type=$v ;; --reduce-n) reduce_n=$v ;;
+    --ranks) ranks=$v ;; --apps) apps=$v ;; --type) type=$v ;; --reduce-n) reduce_n=$v ;; --reduce-block) reduce_block=$v ;;
     --matmul-n) matmul_n=$v ;; --matmul-panel) panel=$v ;; --heat3d-n) heat_n=$v ;;
     --heat3d-block) heat_block=$v ;; --heat3d-steps) steps=$v ;; --repeat) repeat=$v ;;
     --verify) verify=$v ;; --mpirun) launcher=$v ;;
@@ -73,7 +75,7 @@ cores=$(nproc)
 [ "$dry" = 1 ] || {
   echo "scaling_ranks: $ranks"
   echo "scaling_launcher: $launcher"
-  echo "scaling_sizes: reduce n=$reduce_n ($type), matmul n=$matmul_n panel $panel ($type), heat3d strong n=$heat_n, weak block $heat_block per rank, $steps steps; $repeat repeats; verify $verify"
+  echo "scaling_sizes: reduce n=$reduce_n${reduce_block:+, weak $reduce_block per rank} ($type), matmul n=$matmul_n panel $panel ($type), heat3d strong n=$heat_n, weak block $heat_block per rank, $steps steps; $repeat repeats; verify $verify"
   command -v mpirun > /dev/null && echo "mpi: $(mpirun --version 2>&1 | head -1)"
 } >> "$out/meta.txt"
 
@@ -104,7 +106,8 @@ run() {
 for np in ${ranks//,/ }; do
   for a in ${apps//,/ }; do
     case "$a" in
-      reduce) run reduce strong "$np" --n "$reduce_n" --type "$type" ;;
+      reduce) run reduce strong "$np" --n "$reduce_n" --type "$type"
+              [ -z "$reduce_block" ] || run reduce weak "$np" --n-per-rank "$reduce_block" --type "$type" ;;
       matmul) run matmul strong "$np" --n "$matmul_n" --panel "$panel" --type "$type" ;;
       heat3d) run heat3d strong "$np" --n "$heat_n" --steps "$steps"
               run heat3d weak "$np" --n-per-rank "$heat_block" --steps "$steps" ;;
