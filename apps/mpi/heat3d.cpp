@@ -2,14 +2,15 @@
 // rank holds its block with a one-point ghost layer; every step exchanges the six face
 // halos with the neighbours (kapi::mpi::HaloExchange: packed on the device, staged
 // through pinned host memory unless MPI is CUDA-aware) while it updates the points that
-// read no ghost, then the six boundary slabs (distributed_step; --no-overlap: exchange,
-// then one update), each with the app's kernel. At the edges of the global domain the ghost layer keeps the global
+// read no exchanged ghost, then one boundary slab per exchanged face (distributed_step;
+// --no-overlap: exchange, then one update), each with the app's kernel. At the edges of the global domain the ghost layer keeps the global
 // boundary values, so every point sees the same inputs as on one rank: the result is the
 // single-rank result bit for bit (same kernel, same arithmetic), which the check compares
 // on rank 0, as well as the host reference within the app's bound.
 #include <array>
 #include <climits>
 #include <cstring>
+#include <vector>
 
 #include <heat3d/heat3d.hpp>
 #include <heat3d/reference.hpp>
@@ -57,11 +58,12 @@ void update_box(const std::string& variant, const Grid& in, const Grid& out, T a
 }
 
 /// One distributed step, out from in. With overlap, the halo exchange runs behind the
-/// update of the points that read no ghost (padded [2, n - 1] in every dimension): the
-/// faces are packed and posted, that kernel is launched (asynchronous on a GPU), MPI
-/// completes the transfers meanwhile, and the six boundary slabs follow once the ghosts
-/// are in. Without (or with nothing to exchange), the exchange completes before one
-/// update of the whole interior.
+/// update of every point that reads no exchanged ghost: the faces are packed and posted,
+/// that kernel is launched (asynchronous on a GPU), MPI completes the transfers meanwhile,
+/// and once the ghosts are in, one slab per exchanged face follows (a face without a
+/// neighbour keeps its ghosts and is updated with the inner points: a 2 x 1 x 1 grid
+/// launches one slab, not six). Without overlap (or with nothing to exchange), the
+/// exchange completes before one update of the whole interior.
 template <class T, class Halo>
 void distributed_step(const std::string& variant, Halo& halo, const heat3d::Grid<T, Memory>& in,
                       const heat3d::Grid<T, Memory>& out, T alpha, bool overlap) {
@@ -71,14 +73,30 @@ void distributed_step(const std::string& variant, Halo& halo, const heat3d::Grid
     return;
   }
   const std::size_t n[3] = {in.extent(0) - 2, in.extent(1) - 2, in.extent(2) - 2};
+  // Padded interior [1, n + 1) per dimension; each exchanged face peels its plane off `inner`
+  // into a slab (the slabs of later dimensions span what earlier ones left, so no point is
+  // updated twice).
+  using Box = std::array<std::array<std::size_t, 3>, 2>;  // {lo, hi}
+  Box inner{{{1, 1, 1}, {n[0] + 1, n[1] + 1, n[2] + 1}}};
+  std::vector<Box> slabs;
+  for (int d = 0; d < 3; ++d) {
+    if (halo.has_neighbour(d, 0) && inner[0][d] < inner[1][d]) {
+      Box slab = inner;
+      slab[1][d] = inner[0][d] + 1;
+      slabs.push_back(slab);
+      ++inner[0][d];
+    }
+    if (halo.has_neighbour(d, 1) && inner[0][d] < inner[1][d]) {
+      Box slab = inner;
+      slab[0][d] = inner[1][d] - 1;
+      slabs.push_back(slab);
+      --inner[1][d];
+    }
+  }
   halo.start(Space());
-  update_box(variant, in, out, alpha, {2, 2, 2}, {n[0], n[1], n[2]});
+  update_box(variant, in, out, alpha, inner[0], inner[1]);
   halo.finish(Space());
-  // The slabs: both faces along 0, then along 1 and 2 without the points already done.
-  for (std::size_t i : {std::size_t(1), n[0]})
-    update_box(variant, in, out, alpha, {i, 1, 1}, {i + 1, n[1] + 1, n[2] + 1});
-  for (std::size_t j : {std::size_t(1), n[1]}) update_box(variant, in, out, alpha, {2, j, 1}, {n[0], j + 1, n[2] + 1});
-  for (std::size_t k : {std::size_t(1), n[2]}) update_box(variant, in, out, alpha, {2, 2, k}, {n[0], n[1], k + 1});
+  for (const Box& slab : slabs) update_box(variant, in, out, alpha, slab[0], slab[1]);
   Space().fence();
 }
 

@@ -223,6 +223,8 @@ void halo(bool periodic) {
   kapi::mpi::HaloExchange<double, typename Space::memory_space> exchange(grid, u);
   // A periodic grid's rank neighbours itself; an open one of several ranks has someone along each split dimension.
   EXPECT_EQ(exchange.has_neighbours(), periodic || world.size() > 1);
+  EXPECT_THROW(exchange.has_neighbour(3, 0), std::invalid_argument);
+  EXPECT_THROW(exchange.has_neighbour(0, 2), std::invalid_argument);
   exchange.exchange(Space());
   Kokkos::deep_copy(h, u);
   // Each face's ghost cell (one coordinate outside, the others inside) holds the global
@@ -232,6 +234,7 @@ void halo(bool periodic) {
       const std::size_t ghost = side ? b[d].size + 1 : 0;
       const long long global = side ? (long long)(b[d].begin + b[d].size) : (long long)b[d].begin - 1;
       const bool outside = global < 0 || global >= (long long)n[d];
+      EXPECT_EQ(exchange.has_neighbour(d, side), periodic || !outside) << "dimension " << d << " side " << side;
       const std::size_t wrapped = std::size_t((global + (long long)n[d]) % (long long)n[d]);
       const std::size_t e1 = b[(d + 1) % 3].size, e2 = b[(d + 2) % 3].size;
       for (std::size_t p = 1; p <= e1; ++p)

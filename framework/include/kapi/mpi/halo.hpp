@@ -13,6 +13,7 @@
 //   ...                  // work that touches neither the ghosts nor the faces sent
 //   halo.finish(space);  // waits, unpacks: u's ghosts hold the neighbours' faces
 #include <array>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -85,6 +86,15 @@ class HaloExchange {
   void exchange(const ExecSpace& space) {
     start(space);
     finish(space);
+  }
+
+  /// Whether this rank exchanges the face on `side` (0 lower, 1 upper) of dimension `dim`:
+  /// only those ghosts change, so only the points next to them wait for finish().
+  bool has_neighbour(int dim, int side) const {
+    if (dim < 0 || dim > 2 || side < 0 || side > 1)
+      throw std::invalid_argument("kapi::mpi::HaloExchange::has_neighbour: dimension " + std::to_string(dim) +
+                                  " side " + std::to_string(side) + " (expected 0-2 and 0-1)");
+    return neighbour_[dim][side] != MPI_PROC_NULL;
   }
 
   /// Whether this rank has a neighbour to exchange with (a grid of one rank, non-periodic, has none).
