@@ -10,6 +10,7 @@
 #include <array>
 #include <climits>
 #include <cstring>
+#include <optional>
 #include <vector>
 
 #include <heat3d/heat3d.hpp>
@@ -41,20 +42,21 @@ void fill(const heat3d::Grid<T, Memory>& u, std::size_t o0, std::size_t o1, std:
   Space().fence();
 }
 
-/// out = one step from in at the padded points [lo, hi) of the block (nothing when the box
-/// is empty), by the variant's own kernel on the sub-block that box and its one-point
-/// rim span: each point computes the same expression from the same inputs as over the
-/// whole block. Asynchronous where the kernel is (the caller fences).
+/// Starts out = one step from in at the padded points [lo, hi) of the block (nothing when
+/// the box is empty), by the variant's own kernel on the sub-block that box and its
+/// one-point rim span: each point computes the same expression from the same inputs as
+/// over the whole block.
 template <class Grid, class T>
-void update_box(const std::string& variant, const Grid& in, const Grid& out, T alpha, std::array<std::size_t, 3> lo,
-                std::array<std::size_t, 3> hi) {
+std::optional<heat3d::StepInFlight<Space>> start_box(const std::string& variant, const Grid& in, const Grid& out,
+                                                     T alpha, std::array<std::size_t, 3> lo,
+                                                     std::array<std::size_t, 3> hi) {
   for (int d = 0; d < 3; ++d)
-    if (lo[d] >= hi[d]) return;
+    if (lo[d] >= hi[d]) return std::nullopt;
   const auto box = [&](const Grid& g) {
     return Kokkos::subview(g, std::make_pair(lo[0] - 1, hi[0] + 1), std::make_pair(lo[1] - 1, hi[1] + 1),
                            std::make_pair(lo[2] - 1, hi[2] + 1));
   };
-  heat3d::variant_table.visit(variant, [&](const auto& v) { v.run(Space(), box(in), box(out), alpha); });
+  return heat3d::start_step(variant, Space(), box(in), box(out), alpha);
 }
 
 /// One distributed step, out from in. With overlap, the halo exchange runs behind the
@@ -93,11 +95,14 @@ void distributed_step(const std::string& variant, Halo& halo, const heat3d::Grid
       --inner[1][d];
     }
   }
+  // The inner update must be in flight while MPI moves the faces (finish() waits in MPI):
+  // a launch that returned only when done would serialise the two.
   halo.start(Space());
-  update_box(variant, in, out, alpha, inner[0], inner[1]);
+  auto inner_step = start_box(variant, in, out, alpha, inner[0], inner[1]);
   halo.finish(Space());
-  for (const Box& slab : slabs) update_box(variant, in, out, alpha, slab[0], slab[1]);
-  Space().fence();
+  if (inner_step) inner_step->wait();
+  for (const Box& slab : slabs)
+    if (auto s = start_box(variant, in, out, alpha, slab[0], slab[1])) s->wait();
 }
 
 template <class T>

@@ -6,6 +6,7 @@
 //
 //   heat3d::Grid<double, Mem> u("u", nx + 2, ny + 2, nz + 2), v(...);   // same boundary layer
 //   heat3d::step("nd-range", space, u, v, alpha);      // v's interior = one step from u
+//   auto s = heat3d::start_step("nd-range", space, u, v, alpha); ...; s.wait();  // overlapped
 //   auto& result = heat3d::run("nd-range", space, u, v, alpha, steps);   // u or v
 //
 // Variants: heat3d::variant_table at the end of this file (name, summary, kind, code).
@@ -16,6 +17,7 @@
 // against the host reference (reference.hpp) allows 8 eps per step of the largest
 // value. The distributed app compares its result with the same variant's single-rank
 // result bit for bit.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,31 +44,31 @@ struct StencilMDRange {
 
 struct RunRange {
   template <class ExecSpace, class In, class Out, class T>
-  void operator()(const ExecSpace& space, const In& in, const Out& out, T alpha) const {
-    step_range(space, in, out, alpha);
+  kapi::KernelEvent<ExecSpace> operator()(const ExecSpace& space, const In& in, const Out& out, T alpha) const {
+    return step_range(space, in, out, alpha);
   }
 };
 struct RunNdRange {
   template <class ExecSpace, class In, class Out, class T>
-  void operator()(const ExecSpace& space, const In& in, const Out& out, T alpha) const {
-    step_nd_range(space, in, out, alpha);
+  kapi::KernelEvent<ExecSpace> operator()(const ExecSpace& space, const In& in, const Out& out, T alpha) const {
+    return step_nd_range(space, in, out, alpha);
   }
 };
 struct RunPhased {
   template <class ExecSpace, class In, class Out, class T>
-  void operator()(const ExecSpace& space, const In& in, const Out& out, T alpha) const {
-    step_phased(space, in, out, alpha);
+  kapi::KernelEvent<ExecSpace> operator()(const ExecSpace& space, const In& in, const Out& out, T alpha) const {
+    return step_phased(space, in, out, alpha);
   }
 };
 struct RunKokkosMDRange {
   template <class ExecSpace, class In, class Out, class T>
-  void operator()(const ExecSpace& space, const In& in, const Out& out, T alpha) const {
+  ExecSpace operator()(const ExecSpace& space, const In& in, const Out& out, T alpha) const {
     using Policy = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3, Kokkos::Iterate::Right, Kokkos::Iterate::Right>,
                                          Kokkos::IndexType<std::int64_t>>;
     const Policy p(space, {1, 1, 1},
                    {std::int64_t(in.extent(0)) - 1, std::int64_t(in.extent(1)) - 1, std::int64_t(in.extent(2)) - 1});
     Kokkos::parallel_for("heat3d::kokkos-mdrange", p, StencilMDRange<In, Out, T>{in, out, alpha});
-    space.fence();
+    return space;  // a Kokkos launch: the space's fence completes it
   }
 };
 
@@ -101,12 +103,39 @@ void check_grids(const In& in, const Out& out) {
   }
 }
 
+/// A step in flight (start_step): wait() blocks until it is done and throws
+/// kapi::launch_error if a kapi kernel broke the model.
+template <class ExecSpace>
+class StepInFlight {
+ public:
+  explicit StepInFlight(kapi::KernelEvent<ExecSpace> event) : space_(event.execution_space()), event_(std::move(event)) {}
+  explicit StepInFlight(ExecSpace space) : space_(std::move(space)) {}
+  void wait() const {
+    if (event_) event_->wait();
+    space_.fence();
+  }
+
+ private:
+  ExecSpace space_;
+  std::optional<kapi::KernelEvent<ExecSpace>> event_;
+};
+
+/// Starts one step, out's interior from in by `variant`, and returns without waiting (work
+/// on the host, such as MPI progress, overlaps it on a GPU).
+template <class ExecSpace, class In, class Out, class T>
+StepInFlight<ExecSpace> start_step(const std::string& variant, const ExecSpace& space, const In& in, const Out& out,
+                                   T alpha) {
+  check_grids(in, out);
+  std::optional<StepInFlight<ExecSpace>> started;
+  if (!variant_table.visit(variant, [&](const auto& v) { started.emplace(v.run(space, in, out, alpha)); }))
+    check_variant(variant);
+  return *started;
+}
+
 /// One step: out's interior from in by `variant`; returns when done.
 template <class ExecSpace, class In, class Out, class T>
 void step(const std::string& variant, const ExecSpace& space, const In& in, const Out& out, T alpha) {
-  check_grids(in, out);
-  if (!variant_table.visit(variant, [&](const auto& v) { v.run(space, in, out, alpha); })) check_variant(variant);
-  space.fence();
+  start_step(variant, space, in, out, alpha).wait();
 }
 
 /// `steps` steps from u, alternating between u and v; returns the grid holding the result.

@@ -83,11 +83,12 @@ kapi::NdRange<3> stencil_nd_range(std::size_t n0, std::size_t n1, std::size_t n2
       kapi::Range<3>(kapi::round_up(n0, local[0]), kapi::round_up(n1, local[1]), kapi::round_up(n2, local[2])), local);
 }
 
+/// Starts one step on `space`; the event's wait() completes it.
 template <class ExecSpace, class In, class Out, class T>
-void step_nd_range(const ExecSpace& space, const In& in, const Out& out, T alpha) {
+kapi::KernelEvent<ExecSpace> step_nd_range(const ExecSpace& space, const In& in, const Out& out, T alpha) {
   const auto r = stencil_nd_range<ExecSpace>(in.extent(0) - 2, in.extent(1) - 2, in.extent(2) - 2);
   const auto l = r.get_local_range();
-  kapi::call_kernel(space, StencilNdRange{}, r, in, out,
+  return kapi::call_kernel_async(space, StencilNdRange{}, r, in, out,
                     kapi::LocalAccessor<T, 1>((l[0] + 2) * (l[1] + 2) * (l[2] + 2)), alpha);
 }
 
