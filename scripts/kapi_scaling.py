@@ -6,6 +6,7 @@ against the 1-rank run of the same build (strong: t1 / (P tP); weak: t1 / tP).""
 
 import json
 import os
+import re
 
 RATE = (("gb_per_s", "GB/s"), ("gflops", "GFLOP/s"), ("gpoints_per_s", "Gpoints/s"))
 
@@ -139,7 +140,8 @@ def section(folder, markdown_table, plots=True):
         title = "%s, %s scaling (%s, %s, %s)" % (app, kind, typ, variant, size)
         t = markdown_table(header, body)
         md += ["### " + title, "", t, ""]
-        name = "scaling-%s-%s-%s-%s" % (app, kind, typ, variant)
+        # The size is in the name: a sweep may hold several sizes of one app and kind.
+        name = "scaling-%s-%s-%s-%s-%s" % (app, kind, typ, variant, re.sub(r"[^0-9A-Za-z]+", "_", size))
         if plots and plot(key, points, os.path.join(folder, "plots", name + ".png")):
             md += ["![%s](plots/%s.png)" % (title, name), ""]
         terminal.append(title + "\n" + t)

@@ -120,7 +120,7 @@ TYPED_TEST(Hardening, BarrierFreeKernelWithALargeFrameRunsOnTheThreadStack) {
 // kapi_tests_many_threads case: 128 threads × 1024 work-items, where the stacks used to
 // lose their guard pages once the process ran out of memory mappings.)
 
-bool readable(const void* address) {
+[[maybe_unused]] bool readable(const void* address) {
   static int fds[2] = {-1, -1};
   if (fds[0] < 0 && ::pipe(fds) != 0) return true;
   if (::write(fds[1], address, 1) != 1) return false;  // the kernel reads it: EFAULT if it cannot
@@ -461,17 +461,18 @@ TYPED_TEST(Hardening, BadHostStackSettingIsALaunchError) {
   }
 }
 
-// Only work-item `item` of each group reaches a barrier.
+// Only work-item `item` of each group reaches a barrier. (These two run on host backends
+// only: unreferenced in a device build that tests no host space.)
 struct OneItemBarrier {
   std::size_t item;
-  KOKKOS_INLINE_FUNCTION void operator()(const kapi::NdItem<1>& it) const {
+  [[maybe_unused]] KOKKOS_INLINE_FUNCTION void operator()(const kapi::NdItem<1>& it) const {
     if (it.get_local_id(0) == item) kapi::group_barrier(it.get_group());
   }
 };
 // Work-item l reaches base + l % 3 barriers.
 struct BarrierCountByItem {
   std::size_t base;
-  KOKKOS_INLINE_FUNCTION void operator()(const kapi::NdItem<1>& it) const {
+  [[maybe_unused]] KOKKOS_INLINE_FUNCTION void operator()(const kapi::NdItem<1>& it) const {
     for (std::size_t b = 0; b < base + it.get_local_id(0) % 3; ++b) kapi::group_barrier(it.get_group());
   }
 };

@@ -285,9 +285,9 @@ using atomic_element_t = std::remove_reference_t<decltype(std::declval<const Arr
 }  // namespace detail
 
 template <class T>
-AtomicRef(T&) -> AtomicRef<T>;
+KAPI_DEDUCTION_GUIDE AtomicRef(T&) -> AtomicRef<T>;
 template <class Array, class... I, class = std::enable_if_t<(sizeof...(I) >= 1) && (std::is_integral_v<I> && ...)>>
-AtomicRef(const Array&, I...)
+KAPI_DEDUCTION_GUIDE AtomicRef(const Array&, I...)
     -> AtomicRef<detail::atomic_element_t<Array, I...>, MemoryOrder::relaxed, MemoryScope::device,
                  is_local_accessor_v<Array> ? AddressSpace::local : AddressSpace::global>;
 

@@ -14,3 +14,13 @@
 
 // Everything callable from a kernel.
 #define KAPI_FUNCTION KOKKOS_INLINE_FUNCTION
+
+// A deduction guide that kernels use. Clang compiling HIP (or CUDA) takes a written
+// deduction guide for a host function and refuses it in device code (clang 15: "reference
+// to __host__ function '<deduction guide for AtomicRef>' in __host__ __device__
+// function"); it accepts the target attributes on the guide. nvcc and host compilers need none.
+#if defined(__clang__) && (defined(__HIP__) || defined(__CUDA__))
+#define KAPI_DEDUCTION_GUIDE __host__ __device__
+#else
+#define KAPI_DEDUCTION_GUIDE
+#endif
