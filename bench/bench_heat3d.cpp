@@ -98,9 +98,8 @@ void register_all(Harness& h) {
     Case anchor = base(space, data, n, "kokkos-mdrange", Role::anchor);
     anchor.bind = [space, data, n] {
       auto d = data->get(n);
-      return std::function<void()>([space, d] {
-        heat3d::StepInFlight<Space>(heat3d::RunKokkosMDRange{}(space, d->in, d->out, alpha)).wait();
-      });
+      return std::function<void()>(
+          [space, d] { heat3d::StepInFlight<Space>(heat3d::RunKokkosMDRange{}(space, d->in, d->out, alpha)).wait(); });
     };
     h.add(anchor);
     kapi_bench::for_each_measured_variant(heat3d::variant_table, [&](const auto& v, Role role) {

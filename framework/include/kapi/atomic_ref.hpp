@@ -285,11 +285,11 @@ using atomic_element_t = std::remove_reference_t<decltype(std::declval<const Arr
 }  // namespace detail
 
 template <class T>
-KAPI_DEDUCTION_GUIDE AtomicRef(T&) -> AtomicRef<T>;
+KAPI_DEDUCTION_GUIDE AtomicRef(T&)->AtomicRef<T>;
 template <class Array, class... I, class = std::enable_if_t<(sizeof...(I) >= 1) && (std::is_integral_v<I> && ...)>>
 KAPI_DEDUCTION_GUIDE AtomicRef(const Array&, I...)
-    -> AtomicRef<detail::atomic_element_t<Array, I...>, MemoryOrder::relaxed, MemoryScope::device,
-                 is_local_accessor_v<Array> ? AddressSpace::local : AddressSpace::global>;
+    ->AtomicRef<detail::atomic_element_t<Array, I...>, MemoryOrder::relaxed, MemoryScope::device,
+                is_local_accessor_v<Array> ? AddressSpace::local : AddressSpace::global>;
 
 /// A memory fence for the calling work-item: orders its memory operations before and
 /// after the fence as `order` says (relaxed: no effect). Scope as for AtomicRef.

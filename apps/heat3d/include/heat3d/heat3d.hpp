@@ -108,7 +108,8 @@ void check_grids(const In& in, const Out& out) {
 template <class ExecSpace>
 class StepInFlight {
  public:
-  explicit StepInFlight(kapi::KernelEvent<ExecSpace> event) : space_(event.execution_space()), event_(std::move(event)) {}
+  explicit StepInFlight(kapi::KernelEvent<ExecSpace> event)
+      : space_(event.execution_space()), event_(std::move(event)) {}
   explicit StepInFlight(ExecSpace space) : space_(std::move(space)) {}
   void wait() const {
     if (event_) event_->wait();

@@ -89,7 +89,7 @@ kapi::KernelEvent<ExecSpace> step_nd_range(const ExecSpace& space, const In& in,
   const auto r = stencil_nd_range<ExecSpace>(in.extent(0) - 2, in.extent(1) - 2, in.extent(2) - 2);
   const auto l = r.get_local_range();
   return kapi::call_kernel_async(space, StencilNdRange{}, r, in, out,
-                    kapi::LocalAccessor<T, 1>((l[0] + 2) * (l[1] + 2) * (l[2] + 2)), alpha);
+                                 kapi::LocalAccessor<T, 1>((l[0] + 2) * (l[1] + 2) * (l[2] + 2)), alpha);
 }
 
 }  // namespace heat3d

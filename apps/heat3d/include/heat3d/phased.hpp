@@ -33,8 +33,8 @@ template <class ExecSpace, class In, class Out, class T>
 kapi::KernelEvent<ExecSpace> step_phased(const ExecSpace& space, const In& in, const Out& out, T alpha) {
   const auto r = stencil_nd_range<ExecSpace>(in.extent(0) - 2, in.extent(1) - 2, in.extent(2) - 2);
   const auto l = r.get_local_range();
-  return kapi::call_kernel_async(space, StencilPhased{}, r, in, out, kapi::LocalAccessor<T, 1>((l[0] + 2) * (l[1] + 2) * (l[2] + 2)),
-                    alpha);
+  return kapi::call_kernel_async(space, StencilPhased{}, r, in, out,
+                                 kapi::LocalAccessor<T, 1>((l[0] + 2) * (l[1] + 2) * (l[2] + 2)), alpha);
 }
 
 }  // namespace heat3d
