@@ -461,21 +461,31 @@ TYPED_TEST(Hardening, BadHostStackSettingIsALaunchError) {
   }
 }
 
-// Only work-item `item` of each group reaches a barrier. (These two run on host backends
-// only: unreferenced in a device build that tests no host space.)
+}  // namespace
+
+// Run on host backends only. Outside the anonymous namespace: a device build that tests no
+// host space never references them, and nvcc warns (#177-D) about unreferenced members of
+// internal types whatever the attribute.
+namespace test_hardening_host_only {
+// Only work-item `item` of each group reaches a barrier.
 struct OneItemBarrier {
   std::size_t item;
-  [[maybe_unused]] KOKKOS_INLINE_FUNCTION void operator()(const kapi::NdItem<1>& it) const {
+  KOKKOS_INLINE_FUNCTION void operator()(const kapi::NdItem<1>& it) const {
     if (it.get_local_id(0) == item) kapi::group_barrier(it.get_group());
   }
 };
 // Work-item l reaches base + l % 3 barriers.
 struct BarrierCountByItem {
   std::size_t base;
-  [[maybe_unused]] KOKKOS_INLINE_FUNCTION void operator()(const kapi::NdItem<1>& it) const {
+  KOKKOS_INLINE_FUNCTION void operator()(const kapi::NdItem<1>& it) const {
     for (std::size_t b = 0; b < base + it.get_local_id(0) % 3; ++b) kapi::group_barrier(it.get_group());
   }
 };
+}  // namespace test_hardening_host_only
+
+namespace {
+using test_hardening_host_only::BarrierCountByItem;
+using test_hardening_host_only::OneItemBarrier;
 
 // ---------------------------------------------------------------------------------------
 // A failed launch whose event is dropped without a wait is reported at the next wait.

@@ -1,5 +1,8 @@
 // Every id query of Item, NdItem and Group against a brute-force reference, for 1-, 2-
 // and 3-d ranges of non-square, non-power-of-two shapes.
+#include <cstdint>
+#include <initializer_list>
+
 #include <kapi/kapi.hpp>
 
 #include "execution_spaces.hpp"
@@ -171,6 +174,25 @@ TYPED_TEST(Ids, NdRange2d) {
 TYPED_TEST(Ids, NdRange3d) {
   record_nd_range_ids<TypeParam, 3>({6, 10, 21}, {2, 5, 3});
   record_nd_range_ids<TypeParam, 3>({4, 4, 9}, {4, 1, 9});
+}
+
+// Ids and extents past 32 bits (a 1-d range of 2^32 + 5 items, a group range as large):
+// delinearize gives the id whose row-major position is `linear`, each coordinate below
+// its extent.
+TEST(Delinearize, GivesTheRowMajorIdPast32Bits) {
+  const std::uint64_t big = std::uint64_t(1) << 32;
+  const std::size_t extents[][3] = {{7, 13, 5}, {3, 65537, 65539}, {2, 3, big + 5}, {1, big - 1, 3}};
+  for (const auto& e : extents) {
+    const std::uint64_t total = std::uint64_t(e[0]) * e[1] * e[2];  // below 2^64 for these
+    for (std::uint64_t linear : {std::uint64_t(0), std::uint64_t(1), big - 2, big - 1, big, big + 1, total - 1}) {
+      if (linear >= total) continue;
+      std::size_t id[3];
+      kapi::detail::delinearize(std::size_t(linear), e, id);
+      for (int d = 0; d < 3; ++d) ASSERT_LT(id[d], e[d]) << "linear " << linear << ", dimension " << d;
+      EXPECT_EQ((std::uint64_t(id[0]) * e[1] + id[1]) * e[2] + id[2], linear)
+          << "extents " << e[0] << " x " << e[1] << " x " << e[2] << ": id " << id[0] << ", " << id[1] << ", " << id[2];
+    }
+  }
 }
 
 }  // namespace
