@@ -159,8 +159,15 @@ bool run_type(const kapi::mpi::Communicator& world, std::size_t n, std::size_t m
 
 int run_reduce(const kapi::mpi::Communicator& world, kapi_apps::Args& args) {
   const bool per_rank = args.has("n-per-rank");
-  const std::size_t n_arg = per_rank ? args.count("n-per-rank", 1) : args.count("n", std::size_t(1) << 24);
-  const std::size_t n = per_rank ? n_arg * std::size_t(world.size()) : n_arg;
+  // 2^48 elements: past any machine's memory, and far enough from 2^64 that the chunk
+  // arithmetic cannot wrap.
+  const std::size_t limit = std::size_t(1) << 48;
+  const std::size_t n_arg =
+      per_rank ? args.count("n-per-rank", 1, 1, limit) : args.count("n", std::size_t(1) << 24, 0, limit);
+  std::size_t n = n_arg;
+  if (per_rank && (__builtin_mul_overflow(n_arg, std::size_t(world.size()), &n) || n > limit))
+    throw kapi_apps::usage_error("--n-per-rank " + std::to_string(n_arg) + " on " + std::to_string(world.size()) +
+                                 " ranks: more than 2^48 elements in all");
   const std::size_t chunks = args.count("chunks", 64, 1, std::size_t(1) << 20);
   auto types = args.list("type");
   if (types.empty()) types = {"float"};

@@ -38,6 +38,20 @@ TEST(MpiCommunicator, RanksAndNodeRanks) {
   }
 }
 
+// MPI counts are ints: a message of more MPI elements is refused, never wrapped (all_gather
+// converted its size with int(size) * scale, which wrapped past 2^31 bytes).
+TEST(MpiDatatype, MessageCountsAnIntCannotHoldAreRefused) {
+  using kapi::mpi::detail::message_count;
+  const std::size_t int_max = std::size_t(std::numeric_limits<int>::max());
+  EXPECT_EQ(message_count(0, 1), 0);
+  EXPECT_EQ(message_count(int_max, 1), std::numeric_limits<int>::max());
+  EXPECT_EQ(message_count(int_max + 1, 1), -1);
+  EXPECT_EQ(message_count(int_max / 24, 24), int(int_max / 24 * 24));  // a 24-byte struct: MPI_BYTEs
+  EXPECT_EQ(message_count(int_max / 24 + 1, 24), -1);
+  EXPECT_EQ(message_count(std::size_t(1) << 31, 1 << 20), -1);  // 2^31 elements of 1 MiB
+  EXPECT_EQ(message_count(std::numeric_limits<std::size_t>::max(), 2), -1);
+}
+
 TEST(MpiCommunicator, PickDeviceRoundRobin) {
   EXPECT_EQ(kapi::mpi::pick_device(0, 2), 0);
   EXPECT_EQ(kapi::mpi::pick_device(1, 2), 1);

@@ -193,12 +193,12 @@ class Buffer {
     return count;
   }
   int mpi_count(std::size_t count) const {
-    const std::size_t n = count * std::size_t(detail::Datatype<element_type>::scale);
-    if (n > std::size_t(std::numeric_limits<int>::max()))
+    const int n = detail::message_count(count, detail::Datatype<element_type>::scale);
+    if (n < 0)
       throw mpi_error(detail::world_rank(), "kapi::mpi::Buffer", MPI_SUCCESS,
-                      "the View '" + view_.label() + "' has " + std::to_string(n) +
-                          " MPI elements, more than one MPI message's int count allows; split it");
-    return int(n);
+                      "a transfer of " + std::to_string(count) + " elements of the View '" + view_.label() +
+                          "' is more than one MPI message's int count allows; split it");
+    return n;
   }
   static MPI_Datatype type() { return detail::Datatype<element_type>::type(); }
 
@@ -231,13 +231,21 @@ void broadcast(const Communicator& comm, const View& view, int root) {
 }
 
 /// Every rank's `mine`, concatenated in rank order, on every rank (MPI_Allgatherv).
+/// A contribution too large for MPI's int counts is an error on every rank (each rank
+/// learns every count first: no rank is left waiting in the collective).
 template <class T>
 std::vector<T> all_gather(const Communicator& comm, const std::vector<T>& mine) {
   using D = detail::Datatype<T>;
   const int scale = D::scale;
-  const int n = int(mine.size()) * scale;
+  const int n = detail::message_count(mine.size(), scale);  // -1: too large
   std::vector<int> counts(std::size_t(comm.size())), offsets(std::size_t(comm.size()), 0);
   KAPI_MPI_CHECK(MPI_Allgather, &n, 1, MPI_INT, counts.data(), 1, MPI_INT, comm.get());
+  for (std::size_t r = 0; r < counts.size(); ++r)
+    if (counts[r] < 0)
+      throw mpi_error(comm.rank(), "MPI_Allgatherv", MPI_SUCCESS,
+                      "rank " + std::to_string(r) + "'s contribution" +
+                          (int(r) == comm.rank() ? " of " + std::to_string(mine.size()) + " elements" : std::string()) +
+                          " is more than one MPI message's int count allows");
   long long total = 0;
   for (std::size_t r = 0; r < counts.size(); ++r) {
     if (total > std::numeric_limits<int>::max())

@@ -3,7 +3,9 @@
 // the element's bytes (trivially copyable types only).
 #include <mpi.h>
 
+#include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <type_traits>
 
 namespace kapi::mpi::detail {
@@ -28,5 +30,12 @@ KAPI_MPI_DATATYPE(std::int64_t, MPI_INT64_T)
 KAPI_MPI_DATATYPE(std::uint32_t, MPI_UINT32_T)
 KAPI_MPI_DATATYPE(std::uint64_t, MPI_UINT64_T)
 #undef KAPI_MPI_DATATYPE
+
+/// `elements` elements of `scale` MPI elements each as one message's int count, or -1
+/// when an int cannot hold it (MPI's counts are ints).
+inline int message_count(std::size_t elements, int scale) {
+  if (scale <= 0 || elements > std::size_t(std::numeric_limits<int>::max()) / std::size_t(scale)) return -1;
+  return int(elements * std::size_t(scale));
+}
 
 }  // namespace kapi::mpi::detail
