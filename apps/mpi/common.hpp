@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -70,6 +71,37 @@ inline kapi_apps::JsonObject summary(const kapi::mpi::Communicator& comm, const 
       .add("ranks_per_node", comm.node_size())
       .add("device_aware_mpi", kapi::mpi::device_aware())
       .add("concurrency", static_cast<long long>(Space().concurrency()));
+}
+
+/// The command line without Kokkos' options (those may differ per rank), one argument per line.
+inline std::string app_arguments(int argc, char** argv) {
+  std::string line;
+  for (int i = 1; i < argc; ++i)
+    if (std::strncmp(argv[i], "--kokkos-", 9) != 0) line.append(argv[i]).push_back('\n');
+  return line;
+}
+
+/// Every rank must run the same app with the same sizes: ranks started with different
+/// command lines (an MPMD launch, a script that builds them per rank) would wait for each
+/// other in collectives of different sizes. Each rank compares every rank's arguments with
+/// rank 0's, so all of them throw the same usage_error, naming the first rank that differs.
+inline void check_same_arguments(const kapi::mpi::Communicator& world, int argc, char** argv) {
+  const std::string mine = app_arguments(argc, argv);
+  const auto lengths = kapi::mpi::all_gather(world, std::vector<std::uint64_t>{mine.size()});
+  const auto all = kapi::mpi::all_gather(world, std::vector<char>(mine.begin(), mine.end()));
+  const auto shown = [](std::string s) {
+    std::replace(s.begin(), s.end(), '\n', ' ');
+    return "'" + (s.empty() ? s : s.substr(0, s.size() - 1)) + "'";
+  };
+  const std::string first(all.begin(), all.begin() + std::ptrdiff_t(lengths[0]));
+  std::size_t at = 0;
+  for (std::size_t r = 0; r < lengths.size(); at += lengths[r], ++r) {
+    const std::string theirs(all.begin() + std::ptrdiff_t(at), all.begin() + std::ptrdiff_t(at + lengths[r]));
+    if (theirs != first)
+      throw kapi_apps::usage_error("the ranks were started with different arguments: rank 0 with " + shown(first) +
+                                   ", rank " + std::to_string(r) + " with " + shown(theirs) +
+                                   " (every rank must run the same app with the same sizes)");
+  }
 }
 
 int run_reduce(const kapi::mpi::Communicator& world, kapi_apps::Args& args);

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <optional>
 #include <string>
 
 #include "common.hpp"
@@ -38,10 +39,17 @@ const char* const usage =
 }  // namespace
 
 int main(int argc, char** argv) {
-  kapi::mpi::Environment env(argc, argv);
-  const auto& world = env.world();
   const std::string program = argc > 0 ? argv[0] : "kapi-mpi";
+  std::optional<kapi::mpi::Environment> env;
   try {
+    env.emplace(argc, argv);
+  } catch (const std::exception& e) {  // thrown on every rank (a collective check), MPI ended
+    std::fprintf(stderr, "%s: error: %s\n", program.c_str(), e.what());
+    return 2;
+  }
+  const auto& world = env->world();
+  try {
+    mpi_apps::check_same_arguments(world, argc, argv);
     if (argc < 2 || std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0) {
       mpi_apps::say(world, "%s", usage);
       return argc < 2 ? 2 : 0;

@@ -61,6 +61,23 @@ TEST(MpiCommunicator, PickDeviceRoundRobin) {
   EXPECT_THROW(kapi::mpi::pick_device(-1, 2), kapi::mpi::mpi_error);
 }
 
+// A device build with a rank that sees no GPU stops on every rank, naming the ranks; host
+// builds need none.
+TEST(MpiEnvironment, ARankWithoutAGpuIsNamedOnDeviceBuilds) {
+  using kapi::mpi::check_every_rank_has_a_device;
+  EXPECT_NO_THROW(check_every_rank_has_a_device({2, 2, 1}, 0, true));
+  EXPECT_NO_THROW(check_every_rank_has_a_device({0, 0}, 1, false));
+  try {
+    check_every_rank_has_a_device({4, 0, 4, 0}, 2, true);
+    ADD_FAILURE() << "ranks 1 and 3 have no GPU: expected an mpi_error";
+  } catch (const kapi::mpi::mpi_error& e) {
+    EXPECT_NE(std::string(e.what()).find("ranks 1, 3 of 4 see no GPU"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("rank 2"), std::string::npos) << e.what();  // the reporting rank
+  }
+  // This process: a device build found a GPU for every rank, or the check had nothing to do.
+  EXPECT_TRUE(!kapi::mpi::device_build || kapi::mpi::device_count() > 0);
+}
+
 TEST(MpiCommunicator, SplitKeepsKeyOrder) {
   Communicator world;
   // Reversed order in a split by parity: rank r has key -r.
