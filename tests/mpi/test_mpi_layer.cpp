@@ -67,6 +67,7 @@ TEST(MpiEnvironment, ARankWithoutAGpuIsNamedOnDeviceBuilds) {
   using kapi::mpi::check_every_rank_has_a_device;
   EXPECT_NO_THROW(check_every_rank_has_a_device({2, 2, 1}, 0, true));
   EXPECT_NO_THROW(check_every_rank_has_a_device({0, 0}, 1, false));
+  EXPECT_THROW(check_every_rank_has_a_device({1, 0}, 0, true), kapi::mpi::mpi_error);
   try {
     check_every_rank_has_a_device({4, 0, 4, 0}, 2, true);
     ADD_FAILURE() << "ranks 1 and 3 have no GPU: expected an mpi_error";

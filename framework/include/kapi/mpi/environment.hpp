@@ -64,7 +64,8 @@ inline void check_every_rank_has_a_device(const std::vector<int>& devices, int m
   if (missing)
     throw mpi_error(my_rank, "kapi::mpi::Environment", MPI_SUCCESS,
                     std::string(missing > 1 ? "ranks " : "rank ") + without + " of " + std::to_string(devices.size()) +
-                        " see no GPU, and this build runs its kernels on one GPU per rank (start ranks only on "
+                        (missing > 1 ? " see" : " sees") +
+                        " no GPU, and this build runs its kernels on one GPU per rank (start ranks only on "
                         "nodes with GPUs, no more per node than it has, and check CUDA_VISIBLE_DEVICES / "
                         "HIP_VISIBLE_DEVICES there)");
 }
