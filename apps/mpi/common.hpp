@@ -109,6 +109,15 @@ int run_summa(const kapi::mpi::Communicator& world, kapi_apps::Args& args);
 int run_heat3d(const kapi::mpi::Communicator& world, kapi_apps::Args& args);
 
 /// Throws usage_error unless `verify` is one of the app's levels.
+/// --type: float, double or both (comma-separated); `fallback` when not given.
+inline std::vector<std::string> element_types(kapi_apps::Args& args, const std::string& fallback) {
+  auto types = args.list("type");
+  if (types.empty()) types = {fallback};
+  for (const auto& t : types)
+    if (t != "float" && t != "double") throw kapi_apps::usage_error("--type: '" + t + "' is not float or double");
+  return types;
+}
+
 inline std::string verify_option(kapi_apps::Args& args) {
   const std::string v = args.text("verify", "all");
   if (v != "all" && v != "reference" && v != "none")

@@ -232,10 +232,7 @@ int run_heat3d(const kapi::mpi::Communicator& world, kapi_apps::Args& args) {
                       args.count("nz", cube, 1, limit)};
   const int steps = int(args.count("steps", 10, 0, INT_MAX));
   const double alpha = args.real("alpha", heat3d::default_alpha);
-  auto types = args.list("type");
-  if (types.empty()) types = {"double"};
-  for (const auto& t : types)
-    if (t != "float" && t != "double") throw kapi_apps::usage_error("--type: '" + t + "' is not float or double");
+  const auto types = element_types(args, "double");
   auto variants = args.list("variant");
   if (variants.empty()) variants = {"nd-range"};
   for (const auto& v : variants)

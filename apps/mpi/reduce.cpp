@@ -169,10 +169,7 @@ int run_reduce(const kapi::mpi::Communicator& world, kapi_apps::Args& args) {
     throw kapi_apps::usage_error("--n-per-rank " + std::to_string(n_arg) + " on " + std::to_string(world.size()) +
                                  " ranks: more than 2^48 elements in all");
   const std::size_t chunks = args.count("chunks", 64, 1, std::size_t(1) << 20);
-  auto types = args.list("type");
-  if (types.empty()) types = {"float"};
-  for (const auto& t : types)
-    if (t != "float" && t != "double") throw kapi_apps::usage_error("--type: '" + t + "' is not float or double");
+  const auto types = element_types(args, "float");
   const int repeats = static_cast<int>(args.count("repeat", 10, 1, INT_MAX));
   const std::string verify = verify_option(args);
   args.expect_no_more();

@@ -256,10 +256,7 @@ int run_summa(const kapi::mpi::Communicator& world, kapi_apps::Args& args) {
   const std::size_t square = args.count("n", 1024, 1, limit);
   const std::size_t m = args.count("m", square, 1, limit), k = args.count("k", square, 1, limit), n = square;
   const std::size_t width = args.count("panel", 256, 1, limit);
-  auto types = args.list("type");
-  if (types.empty()) types = {"float"};
-  for (const auto& t : types)
-    if (t != "float" && t != "double") throw kapi_apps::usage_error("--type: '" + t + "' is not float or double");
+  const auto types = element_types(args, "float");
   std::array<int, 2> dims{0, 0};
   const std::string g = args.text("grid", "");
   if (!g.empty()) {

@@ -112,8 +112,10 @@ class StepInFlight {
       : space_(event.execution_space()), event_(std::move(event)) {}
   explicit StepInFlight(ExecSpace space) : space_(std::move(space)) {}
   void wait() const {
-    if (event_) event_->wait();
-    space_.fence();
+    if (event_)
+      event_->wait();  // fences the space and reports the launch
+    else
+      space_.fence();
   }
 
  private:
