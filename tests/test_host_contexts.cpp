@@ -2,9 +2,10 @@
 // keep working there, in particular under AddressSanitizer, which has to follow every
 // switch between the thread's stack and a context's (detail/sanitizer.hpp): exceptions
 // thrown and caught inside a work-item, large stack frames, many groups reusing the
-// pooled stacks.
+// pooled stacks, a floating-point rounding mode per work-item.
 #include <kapi/kapi.hpp>
 
+#include <cfenv>
 #include <stdexcept>
 
 #include "execution_spaces.hpp"
@@ -67,6 +68,53 @@ TYPED_TEST(HostContexts, ExceptionsAndLargeFramesInsideWorkItems) {
           ASSERT_EQ(h(g * size + l), expect) << "group size " << size << ", work-item " << l;
         }
     }
+  }
+}
+
+// Each work-item sets its own rounding mode and keeps it across barriers, while the
+// work-items around it run with theirs: the mode is part of what a context switch saves
+// and restores (it is loaded only when it differs, host/detail/context.hpp). Host code only.
+template <class Space>
+struct RoundingModePerWorkItem {
+  Vec<int, Space> mode_seen;
+  Vec<float, Space> third;
+  static int mode_of(std::size_t l) {
+    const int modes[4] = {FE_TONEAREST, FE_UPWARD, FE_DOWNWARD, FE_TOWARDZERO};
+    return modes[l % 4];
+  }
+  void operator()(const kapi::NdItem<1>& it) const {
+    const std::size_t l = it.get_local_id(0), g = it.get_global_id(0);
+    std::fesetround(mode_of(l));
+    int same = 1;
+    for (int round = 0; round < 3; ++round) {
+      kapi::group_barrier(it.get_group());
+      same &= std::fegetround() == mode_of(l);  // the x87 control word
+    }
+    volatile float one = 1.0f, three = 3.0f;  // divided by SSE, under MXCSR's rounding
+    third(g) = one / three;
+    mode_seen(g) = same;
+    std::fesetround(FE_TONEAREST);
+  }
+};
+
+TYPED_TEST(HostContexts, RoundingModeStaysWithItsWorkItem) {
+  if constexpr (!kapi::is_host_execution_space_v<TypeParam>) {
+    GTEST_SKIP() << "host contexts exist on host backends only";
+  } else {
+    const std::size_t size = 64, n = 4 * size;
+    Vec<int, TypeParam> mode_seen("mode_seen", n);
+    Vec<float, TypeParam> third("third", n);
+    kapi::call_kernel(TypeParam(), RoundingModePerWorkItem<TypeParam>{mode_seen, third}, kapi::NdRange<1>({n}, {size}));
+    auto seen = kapi_test::to_host(mode_seen);
+    auto t = kapi_test::to_host(third);
+    // 1/3 in binary32: 0x3eaaaaab rounded to nearest and up, 0x3eaaaaaa down and toward zero.
+    const float up = 0x1.555556p-2f, down = 0x1.555554p-2f;
+    for (std::size_t i = 0; i < n; ++i) {
+      const int mode = RoundingModePerWorkItem<TypeParam>::mode_of(i % size);
+      EXPECT_EQ(seen(i), 1) << "work-item " << i << " lost its rounding mode at a barrier";
+      EXPECT_EQ(t(i), mode == FE_TONEAREST || mode == FE_UPWARD ? up : down) << "work-item " << i;
+    }
+    EXPECT_EQ(std::fegetround(), FE_TONEAREST);
   }
 }
 

@@ -15,6 +15,18 @@
 // Everything callable from a kernel.
 #define KAPI_FUNCTION KOKKOS_INLINE_FUNCTION
 
+// A host loop over work-items, always inlined where the launch calls it. There the kernel
+// and its arguments are a local copy whose address does not escape, so the compiler knows
+// the kernel's stores cannot change them: it keeps them in registers and can vectorise.
+// Left out of line (GCC does so for loops over big kernels), the loop reaches them through
+// a pointer and reloads them per work-item: the phased matmul ran at 81% of its raw-Kokkos
+// twin that way, 100% inlined.
+#if defined(__GNUC__) || defined(__clang__)
+#define KAPI_INLINE_HOST_LOOP [[gnu::always_inline]] inline
+#else
+#define KAPI_INLINE_HOST_LOOP inline
+#endif
+
 // A deduction guide that kernels use. Clang compiling HIP (or CUDA) takes a written
 // deduction guide for a host function and refuses it in device code (clang 15: "reference
 // to __host__ function '<deduction guide for AtomicRef>' in __host__ __device__

@@ -16,8 +16,7 @@ struct StencilPhased {
     const TileShape s{l0 + 2, l1 + 2, l2 + 2};
     const std::size_t c0 = wg.get_group_id(0) * l0, c1 = wg.get_group_id(1) * l1, c2 = wg.get_group_id(2) * l2;
     kapi::for_each_work_item(wg, [&](const kapi::NdItem<3>& it) {
-      const std::size_t id = (it.get_local_id(0) * l1 + it.get_local_id(1)) * l2 + it.get_local_id(2);
-      load_tile_share(tile, s, in, c0, c1, c2, id, l0 * l1 * l2);
+      load_tile_share(tile, s, in, c0, c1, c2, it.get_local_id(0), it.get_local_id(1), it.get_local_id(2), l0, l1, l2);
     });
     kapi::for_each_work_item(wg, [&](const kapi::NdItem<3>& it) {
       const std::size_t a = it.get_local_id(0), b = it.get_local_id(1), c = it.get_local_id(2);

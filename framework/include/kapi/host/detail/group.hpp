@@ -182,6 +182,7 @@ class HostGroup {
       ended_.resize(count);
     }
     stack_bytes_ = host_stack_setting().bytes;  // the launch has checked the setting
+    fp_control_ = host_fp_control();            // every work-item starts with the group's
     HostWorkItemInfo& info = host_work_item_info();
     info.group = group_linear_id;
     info.stack_bytes = stack_bytes_;
@@ -237,7 +238,7 @@ class HostGroup {
   void start_context(std::size_t i) {
     const HostStackPool& pool = HostStackPool::this_thread();
     asan_unpoison(pool.bottom(i), pool.size(i));  // poison left by an earlier context on this stack
-    contexts_[i] = make_host_context(pool.top(i), pool.size(i), entry_);
+    contexts_[i] = make_host_context(pool.top(i), pool.size(i), entry_, fp_control_);
     ended_[i] = false;
     started_ = i + 1;
   }
@@ -279,6 +280,7 @@ class HostGroup {
   std::size_t count_ = 0, current_ = 0, from_ = 0, group_ = 0;
   std::size_t phase_ = 0, arrived_ = 0, started_ = 0;
   std::size_t stack_bytes_ = 0;
+  HostFpControl fp_control_ = 0;
   bool diverged_ = false, synchronised_ = false;
   LaunchStatus* status_ = nullptr;
   const void* run_item_ = nullptr;

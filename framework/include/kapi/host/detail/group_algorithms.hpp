@@ -5,6 +5,7 @@
 // loops in local-id order.
 #include <cstddef>
 
+#include <kapi/config.hpp>
 #include <kapi/detail/group_handle.hpp>
 #include <kapi/detail/sequential_scan.hpp>
 #include <kapi/device_limits.hpp>
@@ -70,7 +71,7 @@ bool joint_any(GroupHandle g, Ptr first, std::size_t n, const Pred& pred) {
 
 /// Every work-item in local-id order as nested loops (no division per work-item).
 template <int N, class F>
-void for_each_work_item(const WorkGroup<N>& wg, const F& f) {
+KAPI_INLINE_HOST_LOOP void for_each_work_item(const WorkGroup<N>& wg, const F& f) {
   if constexpr (N == 1) {
     const std::size_t n0 = wg.get_local_range(0);
     for (std::size_t i = 0; i < n0; ++i) {

@@ -19,6 +19,7 @@
 #include <string>
 #include <utility>
 
+#include <kapi/config.hpp>
 #include <kapi/detail/kernel_args.hpp>
 #include <kapi/detail/launch_plan.hpp>
 #include <kapi/detail/launch_status.hpp>
@@ -43,7 +44,8 @@ inline std::size_t host_items_per_chunk(std::size_t items, std::size_t threads) 
 /// the last dimension's loop is a plain counted loop (signed, so that the compiler may
 /// assume it does not wrap, which it needs to vectorise), the other ids are fixed per row.
 template <int N, class F>
-void for_each_id_in(const std::size_t (&extent)[N], std::size_t first, std::size_t last, const F& f) {
+KAPI_INLINE_HOST_LOOP void for_each_id_in(const std::size_t (&extent)[N], std::size_t first, std::size_t last,
+                                          const F& f) {
   std::size_t id[N];
   for (std::size_t start = first; start < last;) {
     delinearize(start, extent, id);
@@ -159,12 +161,18 @@ struct HostGroupsFunctor {
           run_one(local_id, local_linear);
         },
         [&](std::size_t first) {
-          // A plain loop. An escaping exception (or a divergent barrier, which throws in
-          // this part of a group) names its work-item by the loop's id.
-          for_each_id_in(b.local_range.extent, first, b.local_range.size(),
+          // A plain loop. It runs its own copy of the kernel: `b` is reachable from the
+          // thread's HostGroup (through run_item), so the compiler must assume the kernel's
+          // stores may change it, and would reload its arguments per work-item and not
+          // vectorise. An escaping exception (or a divergent barrier, which throws in this
+          // part of a group) names its work-item by the loop's id.
+          const Body rest = b;
+          for_each_id_in(rest.local_range.extent, first, rest.local_range.size(),
                          [&](const std::size_t(&local_id)[N], std::size_t local_linear) {
                            try {
-                             run_one(local_id, local_linear);
+                             const Group<N> g(group_id, rest.group_range.extent, rest.local_range.extent, local_linear,
+                                              handle);
+                             rest.call(NdItem<N>(g, local_id), scratch, partials..., typename Body::arg_indices{});
                            } catch (...) {
                              group.fail_in_work_item(local_linear, std::current_exception());
                              throw HostGroupUnwind{};
