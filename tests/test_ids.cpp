@@ -1,7 +1,9 @@
 // Every id query of Item, NdItem and Group against a brute-force reference, for 1-, 2-
 // and 3-d ranges of non-square, non-power-of-two shapes.
 #include <cstdint>
+#include <algorithm>
 #include <initializer_list>
+#include <vector>
 
 #include <kapi/kapi.hpp>
 
@@ -181,7 +183,8 @@ TYPED_TEST(Ids, NdRange3d) {
 // its extent.
 TEST(Delinearize, GivesTheRowMajorIdPast32Bits) {
   const std::uint64_t big = std::uint64_t(1) << 32;
-  const std::size_t extents[][3] = {{7, 13, 5}, {3, 65537, 65539}, {2, 3, big + 5}, {1, big - 1, 3}};
+  const std::size_t extents[][3] = {{0, 0, 0},         {4, 0, 3},       {7, 13, 5},
+                                    {3, 65537, 65539}, {2, 3, big + 5}, {1, big - 1, 3}};
   for (const auto& e : extents) {
     const std::uint64_t total = std::uint64_t(e[0]) * e[1] * e[2];  // below 2^64 for these
     for (std::uint64_t linear : {std::uint64_t(0), std::uint64_t(1), big - 2, big - 1, big, big + 1, total - 1}) {
@@ -191,6 +194,31 @@ TEST(Delinearize, GivesTheRowMajorIdPast32Bits) {
       for (int d = 0; d < 3; ++d) ASSERT_LT(id[d], e[d]) << "linear " << linear << ", dimension " << d;
       EXPECT_EQ((std::uint64_t(id[0]) * e[1] + id[1]) * e[2] + id[2], linear)
           << "extents " << e[0] << " x " << e[1] << " x " << e[2] << ": id " << id[0] << ", " << id[1] << ", " << id[2];
+    }
+  }
+}
+
+// The split device launches use (detail/fast_divisor.hpp): for ids and extents below 2^31
+// (every group count a launch accepts, every work-group), the row-major id of `linear`,
+// checked against integer division at the ends and across the range of each shape.
+TEST(FastExtents, SplitsLikeIntegerDivisionBelow2To31) {
+  const std::size_t limit = (std::size_t(1) << 31) - 1;
+  const std::size_t extents[][3] = {{0, 0, 0},         {4, 0, 3},        {7, 13, 5},    {1, 1, 1},
+                                    {1, 1024, 1},      {limit, 1, 1},    {3, 65537, 3}, {1, 46341, 46340},
+                                    {2, 3, limit / 6}, {5, 1, 429496729}};
+  for (const auto& e : extents) {
+    const kapi::detail::FastExtents<3> split(e);  // an empty shape too (an empty launch)
+    const std::size_t total = std::min(e[0] * e[1] * e[2], limit + 1);
+    if (total == 0) continue;
+    std::vector<std::size_t> ids = {0, 1, total / 3, total / 2, total - 2, total - 1};
+    for (std::size_t step = total / 997 + 1, i = 0; i < total; i += step) ids.push_back(i);
+    for (std::size_t linear : ids) {
+      if (linear >= total) continue;
+      std::size_t id[3];
+      split.split(linear, id);
+      EXPECT_EQ(id[2], linear % e[2]) << "linear " << linear;
+      EXPECT_EQ(id[1], linear / e[2] % e[1]) << "linear " << linear;
+      EXPECT_EQ(id[0], linear / e[2] / e[1]) << "linear " << linear;
     }
   }
 }

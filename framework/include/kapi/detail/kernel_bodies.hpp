@@ -6,9 +6,9 @@
 #include <cstddef>
 #include <utility>
 
+#include <kapi/detail/fast_divisor.hpp>
 #include <kapi/detail/group_handle.hpp>
 #include <kapi/detail/kernel_args.hpp>
-#include <kapi/detail/linearize.hpp>
 #include <kapi/detail/reductions.hpp>
 #include <kapi/item.hpp>
 #include <kapi/range.hpp>
@@ -58,6 +58,9 @@ struct NdRangeBody {
   Range<N> group_range;
   Range<N> local_range;
   int scratch_level = 0;  // device backends: the Kokkos scratch level holding local memory
+  // The two ranges as divisors (set by the plan): a GPU thread splits its group's and its
+  // own linear id without dividing.
+  FastExtents<N> group_split, local_split;
 
   /// The group's local memory (every LocalAccessor argument), from its Kokkos team scratch.
   template <class TeamMember>
@@ -74,8 +77,8 @@ struct NdRangeBody {
   KAPI_FUNCTION void run_item(std::size_t group_linear, std::size_t local_linear, char* scratch,
                               GroupHandle handle) const {
     std::size_t group_id[N], local_id[N];
-    delinearize(group_linear, group_range.extent, group_id);
-    delinearize(local_linear, local_range.extent, local_id);
+    group_split.split(group_linear, group_id);
+    local_split.split(local_linear, local_id);
     const Group<N> group(group_id, group_range.extent, local_range.extent, local_linear, handle);
     call(NdItem<N>(group, local_id), scratch, arg_indices{});
   }
@@ -83,15 +86,15 @@ struct NdRangeBody {
   KAPI_FUNCTION void run_item(std::size_t group_linear, std::size_t local_linear, char* scratch, GroupHandle handle,
                               partials_type& partials) const {
     std::size_t group_id[N], local_id[N];
-    delinearize(group_linear, group_range.extent, group_id);
-    delinearize(local_linear, local_range.extent, local_id);
+    group_split.split(group_linear, group_id);
+    local_split.split(local_linear, local_id);
     const Group<N> group(group_id, group_range.extent, local_range.extent, local_linear, handle);
     call(NdItem<N>(group, local_id), scratch, partials, arg_indices{});
   }
   /// A phased kernel: called once per group.
   KAPI_FUNCTION void run_group(std::size_t group_linear, char* scratch, GroupHandle handle) const {
     std::size_t group_id[N];
-    delinearize(group_linear, group_range.extent, group_id);
+    group_split.split(group_linear, group_id);
     call(WorkGroup<N>(group_id, group_range.extent, local_range.extent, handle), scratch, arg_indices{});
   }
   template <class First, std::size_t... A>

@@ -88,13 +88,15 @@ NdRangePlan<Kernel, N, is_phased_kernel<N, Kernel, Args...>, Args...> plan_nd_ra
   validate_group_size(group_size, max_work_group_size<ExecSpace>(), space_name<ExecSpace>(),
                       is_host_execution_space_v<ExecSpace> ? " on a host backend" : "");
   NdRangePlan<Kernel, N, phased, Args...> plan{
-      {kernel, ArgPack<Args...>(args...), scratch_layout(args...), range.get_group_range(), range.local},
+      {kernel, ArgPack<Args...>(args...), scratch_layout(args...), range.get_group_range(), range.local, 0, {}, {}},
       group_size,
       0,
       label};
   validate_local_memory(plan.body.layout.total, max_local_memory_bytes<ExecSpace>(), space_name<ExecSpace>());
   plan.groups = checked_size(plan.body.group_range, "work-group");
-  validate_group_count(plan.groups);
+  validate_group_count(plan.groups);  // below 2^31, and so is every extent: the ids split fast
+  plan.body.group_split = FastExtents<N>(plan.body.group_range.extent);
+  plan.body.local_split = FastExtents<N>(plan.body.local_range.extent);
   // A kernel's declared LaunchBounds cap its work-groups on every backend (and budget its
   // registers on a device).
   using Bounds = launch_bounds_of<Kernel>;
