@@ -205,7 +205,7 @@ class _Targets:
         for v in variants:
             for r in sorted((r for r in self.results.values() if r.app == app and r.variant == v and r.ok),
                             key=lambda r: r.size):
-                if r.pct_raw is not None and r.size >= t["min_size"]:
+                if r.pct_raw is not None and t["min_size"] <= r.size <= t.get("max_size", r.size):
                     pairs.append(("%s %s" % (v, self.where(app, r.size)), r.pct_raw))
         if not pairs:
             return
@@ -217,7 +217,8 @@ class _Targets:
                     best[size] = (where, value)
             pairs = list(best.values())
         what = t["text"].format(variants="/".join(variants), twin=t["twin"], size_name=self.size_name(app),
-                                min_size=self.fmt_size(app, t["min_size"]))
+                                min_size=self.fmt_size(app, t["min_size"]),
+                                max_size=self.fmt_size(app, t.get("max_size", 0)))
         worst = min(pairs, key=lambda p: p[1])
         self.rows.append((what, "worst %s: %.1f%%; median %.1f%% (%d points)" % (
             worst[0], worst[1], sorted(p[1] for p in pairs)[len(pairs) // 2], len(pairs)),

@@ -91,11 +91,20 @@ struct NdRangeBody {
     const Group<N> group(group_id, group_range.extent, local_range.extent, local_linear, handle);
     call(NdItem<N>(group, local_id), scratch, partials, arg_indices{});
   }
-  /// A phased kernel: called once per group.
+  /// A phased kernel: called once per group (host backends), or by each of the group's
+  /// work-items (device backends: with its local linear id).
   KAPI_FUNCTION void run_group(std::size_t group_linear, char* scratch, GroupHandle handle) const {
     std::size_t group_id[N];
     group_split.split(group_linear, group_id);
     call(WorkGroup<N>(group_id, group_range.extent, local_range.extent, handle), scratch, arg_indices{});
+  }
+  KAPI_FUNCTION void run_group(std::size_t group_linear, std::size_t local_linear, char* scratch,
+                               GroupHandle handle) const {
+    std::size_t group_id[N], local_id[N];
+    group_split.split(group_linear, group_id);
+    local_split.split(local_linear, local_id);
+    call(WorkGroup<N>(group_id, group_range.extent, local_range.extent, handle, local_linear, local_id), scratch,
+         arg_indices{});
   }
   template <class First, std::size_t... A>
   KAPI_FUNCTION void call(const First& first, char* scratch, std::index_sequence<A...>) const {

@@ -101,9 +101,8 @@ KAPI_FUNCTION bool joint_any(GroupHandle g, Ptr first, std::size_t n, const Pred
 
 template <int N, class F>
 KAPI_FUNCTION void for_each_work_item(const WorkGroup<N>& wg, const F& f) {
-  const auto& team = wg.impl_handle().team();
-  f(wg.impl_item(static_cast<std::size_t>(team.team_rank())));
-  team.team_barrier();
+  f(wg.impl_own_item());
+  wg.impl_handle().team().team_barrier();
 }
 
 template <int N, class F>
@@ -115,9 +114,8 @@ KAPI_FUNCTION void single_work_item(const WorkGroup<N>& wg, const F& f) {
 
 template <class T, int N, class F, class Op>
 KAPI_FUNCTION T reduce_over_work_items(const WorkGroup<N>& wg, const F& f, const Op& op) {
-  const auto& team = wg.impl_handle().team();
-  const T mine = f(wg.impl_item(static_cast<std::size_t>(team.team_rank())));
-  return device_reduce(team, mine, op);  // starts with a barrier: f's stores are visible after
+  const T mine = f(wg.impl_own_item());
+  return device_reduce(wg.impl_handle().team(), mine, op);  // starts with a barrier: f's stores are visible after
 }
 
 /// A PerWorkItem's values: the calling thread's own, in a register.

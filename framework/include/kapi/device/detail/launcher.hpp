@@ -45,7 +45,7 @@ struct DeviceGroupFunctor {
   KAPI_FUNCTION void operator()(const typename Kokkos::TeamPolicy<ExecSpace>::member_type& team) const {
     char* scratch = body.group_scratch(team);
     if constexpr (Phased)
-      body.run_group(team.league_rank(), scratch, GroupHandle{&team});
+      body.run_group(team.league_rank(), team.team_rank(), scratch, GroupHandle{&team});
     else
       body.run_item(team.league_rank(), team.team_rank(), scratch, GroupHandle{&team});
   }
