@@ -94,4 +94,37 @@ void check_barrier_free_groups() {
 
 TYPED_TEST(Barrier, BarrierFreeGroups) { check_barrier_free_groups<TypeParam>(); }
 
+// Reads local memory after the group's last barrier: right only if the next group that
+// shares the memory (a device team runs group after group) waits until these reads are done.
+struct ReadAfterTheLastBarrier {
+  template <class Out>
+  KOKKOS_INLINE_FUNCTION void operator()(const kapi::NdItem<1>& it, const Out& out,
+                                         const kapi::LocalAccessor<std::uint32_t, 1>& slots) const {
+    const std::size_t l = it.get_local_id(0), size = it.get_local_range(0);
+    slots[l] = std::uint32_t(it.get_global_id(0));
+    kapi::group_barrier(it.get_group());
+    out(it.get_global_id(0)) = slots[size - 1 - l];
+  }
+};
+
+TYPED_TEST(Barrier, MoreGroupsThanTheDeviceHoldsShareLocalMemorySafely) {
+  const std::size_t size = 64;
+  // On a device, three times the groups of the fewest teams a launch starts
+  // (detail::device_teams): each team runs three or four groups in turn.
+  const std::size_t groups =
+      kapi_test::is_host_space<TypeParam>
+          ? 100
+          : 3 * kapi::detail::device_min_group_waves * std::size_t(TypeParam().concurrency()) / size + 7;
+  Kokkos::View<std::uint32_t*, typename TypeParam::memory_space> out("out", groups * size);
+  for (int round = 0; round < 3; ++round) {
+    kapi::call_kernel(TypeParam(), ReadAfterTheLastBarrier{}, kapi::NdRange<1>({groups * size}, {size}), out,
+                      kapi::LocalAccessor<std::uint32_t, 1>(size));
+    auto h = kapi_test::to_host(out);
+    for (std::size_t i = 0; i < groups * size; ++i) {
+      const std::size_t g = i / size, l = i % size;
+      ASSERT_EQ(h(i), g * size + size - 1 - l) << "work-item " << l << " of group " << g << " of " << groups;
+    }
+  }
+}
+
 }  // namespace

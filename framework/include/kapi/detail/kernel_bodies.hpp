@@ -62,15 +62,15 @@ struct NdRangeBody {
   // own linear id without dividing.
   FastExtents<N> group_split, local_split;
 
-  /// The group's local memory (every LocalAccessor argument), from its Kokkos team scratch.
-  template <class TeamMember>
+  /// The group's local memory (every LocalAccessor argument), from its Kokkos team scratch
+  /// at the launch's level (scratch_level). A constant level per call: the launch runs the
+  /// kernel under one branch per level, so that the compiler sees which memory a
+  /// LocalAccessor points to (level 0 is shared memory: 32-bit shared loads, not generic
+  /// ones), and Kokkos keeps its scratch cursors in registers rather than a stack frame.
+  template <int Level, class TeamMember>
   KAPI_FUNCTION char* group_scratch(const TeamMember& team) const {
     if (!layout.total) return nullptr;
-    // Two constant levels rather than team_scratch(scratch_level): a run-time level makes
-    // Kokkos keep its scratch cursors in a stack frame (local memory) on a device.
-    void* p = scratch_level == 0 ? team.team_scratch(0).get_shmem_aligned(layout.total, scratch_alignment)
-                                 : team.team_scratch(1).get_shmem_aligned(layout.total, scratch_alignment);
-    return static_cast<char*>(p);
+    return static_cast<char*>(team.team_scratch(Level).get_shmem_aligned(layout.total, scratch_alignment));
   }
 
   /// One work-item of an nd-range kernel.
