@@ -50,6 +50,7 @@ template <class Kernel, int N, class... Args>
 struct NdRangeBody {
   static constexpr int dimensions = N;
   static constexpr bool reduces = reduction_count<Args...> > 0;
+  static constexpr bool has_local_memory = local_accessor_count<Args...> > 0;
   using arg_indices = std::index_sequence_for<Args...>;
   using partials_type = Partials<Args...>;
   Kernel kernel;

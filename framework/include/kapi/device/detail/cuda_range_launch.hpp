@@ -2,12 +2,14 @@
 // Range kernels on CUDA, launched directly on the execution space's stream.
 // Kokkos 3.4's RangePolicy and MDRangePolicy launches reach a fraction of HBM bandwidth
 // on Hopper (MDRange tiling by block loops); a range kernel needs no team machinery.
-// The grid's x dimension runs along the contiguous (last) dimension; the grid holds
-// about cuda_range_waves times the blocks the device runs at once, and its threads
-// stride over the rest: a block per few work-items would spend more time being
-// scheduled than storing (a work-item of a streaming kernel moves a few bytes), and a
-// few long-lived blocks per SM leave SMs idle while the last ones finish (init3d at
-// N = 1000 on an H100: 79% of cudaMemset with 8 waves, 84% with 32, 93% with 128).
+// The grid's x dimension runs along the contiguous (last) dimension, and its threads
+// stride over the rest, about cuda_range_items_per_thread work-items each, in between
+// cuda_range_min_waves and cuda_range_max_waves times the blocks the device runs at once:
+// a block per few work-items would spend more time being scheduled than storing (a
+// work-item of a streaming kernel moves a few bytes), and a few long-lived blocks per SM
+// leave SMs idle while the last ones finish. init3d on an H100, % of cudaMemset: at
+// N = 1000, 79% with 8 waves (500 rows per thread), 84% with 32, 93% with 128 (30 rows);
+// at N = 200, one row per thread was 7-11% slower than four.
 //
 // KAPI_CUDA_RANGE_LAUNCH (default 1) chooses it; -DKAPI_CUDA_RANGE_LAUNCH=0 launches range
 // kernels through Kokkos's policies instead. It stays on for every Kokkos version until a
@@ -33,7 +35,13 @@ namespace kapi::detail {
 inline constexpr unsigned cuda_range_block_x = 32, cuda_range_block_y = 8;
 inline constexpr unsigned cuda_range_block_1d = 256;
 inline constexpr std::int64_t cuda_max_grid_yz = 65535;
-inline constexpr std::int64_t cuda_range_waves = 128;
+inline constexpr std::int64_t cuda_range_items_per_thread = 4, cuda_range_min_waves = 8, cuda_range_max_waves = 128;
+
+/// Blocks for a range launch whose grid, at one work-item per thread, has `full` blocks.
+inline std::int64_t cuda_range_grid_blocks(std::int64_t full, const Kokkos::Cuda& space) {
+  const std::int64_t wave = std::max<std::int64_t>(1, std::int64_t(space.concurrency()) / 256);
+  return std::clamp(full / cuda_range_items_per_thread, cuda_range_min_waves * wave, cuda_range_max_waves * wave);
+}
 
 template <class Functor>
 __global__ void __launch_bounds__(256) cuda_range_1d(const Functor f, const std::int64_t n) {
@@ -73,23 +81,23 @@ template <class Functor, int N>
 void cuda_launch_range(const Kokkos::Cuda& space, const Functor& f, const std::size_t (&extent)[N]) {
   auto blocks = [](std::int64_t n, std::int64_t per) { return kapi::ceil_div(n, per); };
   auto clamp = [](std::int64_t n, std::int64_t hi) { return unsigned(n < 1 ? 1 : n < hi ? n : hi); };
-  // Blocks for cuda_range_waves waves of 256-thread blocks on this device.
-  const std::int64_t grid_blocks = cuda_range_waves * std::int64_t(space.concurrency()) / 256;
   cudaStream_t stream = space.cuda_stream();
   if constexpr (N == 1) {
     const auto n = std::int64_t(extent[0]);
-    cuda_range_1d<<<dim3(clamp(blocks(n, cuda_range_block_1d), grid_blocks)), dim3(cuda_range_block_1d), 0, stream>>>(
-        f, n);
+    const std::int64_t full = blocks(n, cuda_range_block_1d);
+    cuda_range_1d<<<dim3(clamp(full, cuda_range_grid_blocks(full, space))), dim3(cuda_range_block_1d), 0, stream>>>(f,
+                                                                                                                    n);
   } else if constexpr (N == 2) {
     const auto n0 = std::int64_t(extent[0]), n1 = std::int64_t(extent[1]);
-    const std::int64_t gx = blocks(n1, cuda_range_block_x);
-    const dim3 grid(unsigned(gx),
-                    clamp(blocks(n0, cuda_range_block_y), std::min(cuda_max_grid_yz, blocks(grid_blocks, gx))));
+    const std::int64_t gx = blocks(n1, cuda_range_block_x), full_y = blocks(n0, cuda_range_block_y);
+    const std::int64_t grid_blocks = cuda_range_grid_blocks(gx * full_y, space);
+    const dim3 grid(unsigned(gx), clamp(full_y, std::min(cuda_max_grid_yz, blocks(grid_blocks, gx))));
     cuda_range_2d<<<grid, dim3(cuda_range_block_x, cuda_range_block_y), 0, stream>>>(f, n0, n1);
   } else {
     const auto n0 = std::int64_t(extent[0]), n1 = std::int64_t(extent[1]), n2 = std::int64_t(extent[2]);
     const std::int64_t gx = blocks(n2, cuda_range_block_x);
     const unsigned gy = clamp(blocks(n1, cuda_range_block_y), cuda_max_grid_yz);
+    const std::int64_t grid_blocks = cuda_range_grid_blocks(gx * gy * n0, space);
     const dim3 grid(unsigned(gx), gy, clamp(n0, std::min(cuda_max_grid_yz, blocks(grid_blocks, gx * gy))));
     cuda_range_3d<<<grid, dim3(cuda_range_block_x, cuda_range_block_y), 0, stream>>>(f, n0, n1, n2);
   }

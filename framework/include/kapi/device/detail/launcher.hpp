@@ -37,13 +37,26 @@ Kokkos::Array<std::int64_t, N> range_tiles(const Range<N>& r) {
   return t;
 }
 
+/// Calls run(scratch) with the group's local memory under a constant scratch level, one
+/// branch per level (NdRangeBody::group_scratch says why); a kernel without local memory
+/// gets no scratch code at all: Kokkos' level-1 scratch set-up (a 64-bit division) would
+/// otherwise be hoisted into every team's start.
+template <class Body, class Member, class Run>
+KAPI_FUNCTION void with_group_scratch(const Body& body, const Member& team, const Run& run) {
+  if constexpr (!Body::has_local_memory)
+    run(static_cast<char*>(nullptr));
+  else if (body.scratch_level == 0)
+    run(body.template group_scratch<0>(team));
+  else
+    run(body.template group_scratch<1>(team));
+}
+
 /// Work-groups on Kokkos teams, one work-item per team member; a phased kernel's members
 /// all run the group's call. A team runs group after group (league-stride; device_teams
 /// says how many teams), so a team's start in Kokkos, which costs far more than a few
 /// stores, and the work-item's local ids are paid once per team, not once per group.
 /// Groups that share a team's local memory are separated by a team barrier: the next
-/// group's first writes wait for the last reads of the one before. Every group runs under
-/// a constant scratch level (NdRangeBody::group_scratch says why).
+/// group's first writes wait for the last reads of the one before.
 template <class ExecSpace, class Body, bool Phased>
 struct DeviceGroupFunctor {
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
@@ -51,20 +64,16 @@ struct DeviceGroupFunctor {
   std::size_t groups;
 
   KAPI_FUNCTION void operator()(const Member& team) const {
-    if (body.scratch_level == 0)
-      run_groups(team, body.template group_scratch<0>(team));
-    else
-      run_groups(team, body.template group_scratch<1>(team));
-  }
-  KAPI_FUNCTION void run_groups(const Member& team, char* scratch) const {
-    const std::size_t me = team.team_rank(), stride = team.league_size();
-    for (std::size_t group = team.league_rank(); group < groups; group += stride) {
-      if constexpr (Phased)
-        body.run_group(group, me, scratch, GroupHandle{&team});
-      else
-        body.run_item(group, me, scratch, GroupHandle{&team});
-      if (scratch && group + stride < groups) team.team_barrier();
-    }
+    with_group_scratch(body, team, [&](char* scratch) {
+      const std::size_t me = team.team_rank(), stride = team.league_size();
+      for (std::size_t group = team.league_rank(); group < groups; group += stride) {
+        if constexpr (Phased)
+          body.run_group(group, me, scratch, GroupHandle{&team});
+        else
+          body.run_item(group, me, scratch, GroupHandle{&team});
+        if (scratch && group + stride < groups) team.team_barrier();
+      }
+    });
   }
 };
 
@@ -77,17 +86,13 @@ struct DeviceGroupReduceFunctor {
   KAPI_IMPL_REDUCTION_HOOKS(typename Body::partials_type, body.args)
 
   KAPI_FUNCTION void operator()(const Member& team, value_type& partials) const {
-    if (body.scratch_level == 0)
-      run_groups(team, body.template group_scratch<0>(team), partials);
-    else
-      run_groups(team, body.template group_scratch<1>(team), partials);
-  }
-  KAPI_FUNCTION void run_groups(const Member& team, char* scratch, value_type& partials) const {
-    const std::size_t me = team.team_rank(), stride = team.league_size();
-    for (std::size_t group = team.league_rank(); group < groups; group += stride) {
-      body.run_item(group, me, scratch, GroupHandle{&team}, partials);
-      if (scratch && group + stride < groups) team.team_barrier();
-    }
+    with_group_scratch(body, team, [&](char* scratch) {
+      const std::size_t me = team.team_rank(), stride = team.league_size();
+      for (std::size_t group = team.league_rank(); group < groups; group += stride) {
+        body.run_item(group, me, scratch, GroupHandle{&team}, partials);
+        if (scratch && group + stride < groups) team.team_barrier();
+      }
+    });
   }
 };
 
