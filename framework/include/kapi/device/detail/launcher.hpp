@@ -51,12 +51,24 @@ KAPI_FUNCTION void with_group_scratch(const Body& body, const Member& team, cons
     run(body.template group_scratch<1>(team));
 }
 
+/// Runs call(group, me, scratch) for each of the team's groups, league-stride
+/// (device_teams says how many teams), so a team's start in Kokkos, which costs far more
+/// than a few stores, and the work-item's local ids are paid once per team, not once per
+/// group. Groups that share a team's local memory are separated by a team barrier: the
+/// next group's first writes wait for the last reads of the one before.
+template <class Body, class Member, class Call>
+KAPI_FUNCTION void for_each_team_group(const Body& body, const Member& team, std::size_t groups, const Call& call) {
+  with_group_scratch(body, team, [&](char* scratch) {
+    const std::size_t me = team.team_rank(), stride = team.league_size();
+    for (std::size_t group = team.league_rank(); group < groups; group += stride) {
+      call(group, me, scratch);
+      if (scratch && group + stride < groups) team.team_barrier();
+    }
+  });
+}
+
 /// Work-groups on Kokkos teams, one work-item per team member; a phased kernel's members
-/// all run the group's call. A team runs group after group (league-stride; device_teams
-/// says how many teams), so a team's start in Kokkos, which costs far more than a few
-/// stores, and the work-item's local ids are paid once per team, not once per group.
-/// Groups that share a team's local memory are separated by a team barrier: the next
-/// group's first writes wait for the last reads of the one before.
+/// all run the group's call.
 template <class ExecSpace, class Body, bool Phased>
 struct DeviceGroupFunctor {
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
@@ -64,15 +76,11 @@ struct DeviceGroupFunctor {
   std::size_t groups;
 
   KAPI_FUNCTION void operator()(const Member& team) const {
-    with_group_scratch(body, team, [&](char* scratch) {
-      const std::size_t me = team.team_rank(), stride = team.league_size();
-      for (std::size_t group = team.league_rank(); group < groups; group += stride) {
-        if constexpr (Phased)
-          body.run_group(group, me, scratch, GroupHandle{&team});
-        else
-          body.run_item(group, me, scratch, GroupHandle{&team});
-        if (scratch && group + stride < groups) team.team_barrier();
-      }
+    for_each_team_group(body, team, groups, [&](std::size_t group, std::size_t me, char* scratch) {
+      if constexpr (Phased)
+        body.run_group(group, me, scratch, GroupHandle{&team});
+      else
+        body.run_item(group, me, scratch, GroupHandle{&team});
     });
   }
 };
@@ -86,12 +94,8 @@ struct DeviceGroupReduceFunctor {
   KAPI_IMPL_REDUCTION_HOOKS(typename Body::partials_type, body.args)
 
   KAPI_FUNCTION void operator()(const Member& team, value_type& partials) const {
-    with_group_scratch(body, team, [&](char* scratch) {
-      const std::size_t me = team.team_rank(), stride = team.league_size();
-      for (std::size_t group = team.league_rank(); group < groups; group += stride) {
-        body.run_item(group, me, scratch, GroupHandle{&team}, partials);
-        if (scratch && group + stride < groups) team.team_barrier();
-      }
+    for_each_team_group(body, team, groups, [&](std::size_t group, std::size_t me, char* scratch) {
+      body.run_item(group, me, scratch, GroupHandle{&team}, partials);
     });
   }
 };
