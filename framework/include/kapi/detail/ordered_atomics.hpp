@@ -44,12 +44,22 @@ KAPI_FUNCTION auto with_order(MemoryOrder order, const Op& op) {
   }
 }
 
+// A relaxed fence orders nothing, and desul has none on CUDA (no overload to instantiate),
+// so the fence's orders are spelled out here rather than through with_order.
 KAPI_FUNCTION void ordered_fence(MemoryOrder o) {
-  if (o == MemoryOrder::relaxed) return;
-  with_order(o, [](auto order) {
-    desul::atomic_thread_fence(order, desul::MemoryScopeDevice());
-    return 0;
-  });
+  const desul::MemoryScopeDevice scope;
+  switch (o) {
+    case MemoryOrder::relaxed:
+      return;
+    case MemoryOrder::acquire:
+      return desul::atomic_thread_fence(desul::MemoryOrderAcquire(), scope);
+    case MemoryOrder::release:
+      return desul::atomic_thread_fence(desul::MemoryOrderRelease(), scope);
+    case MemoryOrder::acq_rel:
+      return desul::atomic_thread_fence(desul::MemoryOrderAcqRel(), scope);
+    default:
+      return desul::atomic_thread_fence(desul::MemoryOrderSeqCst(), scope);
+  }
 }
 // The fences around an operation that has no ordered form (AtomicRef's floating-point
 // min/max loop): the release half before, the acquire half after; seq_cst both.
