@@ -9,6 +9,7 @@
 namespace heat3d {
 
 struct StencilPhased {
+  using launch_bounds = StencilBounds;
   template <class In, class Out, class T>
   KOKKOS_INLINE_FUNCTION void operator()(const kapi::WorkGroup<3>& wg, const In& in, const Out& out,
                                          const kapi::LocalAccessor<T, 1>& tile, T alpha) const {
