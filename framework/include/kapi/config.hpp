@@ -12,6 +12,16 @@
 #define KAPI_COMPILING_DEVICE_CODE 0
 #endif
 
+// KAPI_DEVICE_ASSUME(fact): a fact about an id or extent that every device launch
+// guarantees (work-groups of at most 1024 work-items, fewer than 2^31 groups per
+// dimension), told to the device compiler so that it can keep size_t index arithmetic
+// in 32 bits; nothing in host passes.
+#if KAPI_COMPILING_DEVICE_CODE && (defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__))
+#define KAPI_DEVICE_ASSUME(fact) __builtin_assume(fact)
+#else
+#define KAPI_DEVICE_ASSUME(fact) ((void)sizeof(fact))  // names its variables, evaluates nothing
+#endif
+
 // Everything callable from a kernel.
 #define KAPI_FUNCTION KOKKOS_INLINE_FUNCTION
 

@@ -39,9 +39,13 @@ class NdItem {
   }
 
   KAPI_FUNCTION std::size_t get_global_id(int d) const {
-    return group_.get_group_id(d) * group_.get_local_range(d) + local_id_[d];
+    return group_.get_group_id(d) * group_.get_local_range(d) + get_local_id(d);
   }
-  KAPI_FUNCTION std::size_t get_local_id(int d) const { return local_id_[d]; }
+  KAPI_FUNCTION std::size_t get_local_id(int d) const {
+    const std::size_t range = group_.get_local_range(d);  // a call inside an assumption is ignored by clang
+    KAPI_DEVICE_ASSUME(local_id_[d] < range);
+    return local_id_[d];
+  }
   KAPI_FUNCTION std::size_t get_global_range(int d) const {
     return group_.get_group_range(d) * group_.get_local_range(d);
   }

@@ -9,6 +9,10 @@
 
 namespace kapi::detail {
 
+// What every device launch guarantees (validate_group_size, validate_group_count), told
+// to the device compiler through KAPI_DEVICE_ASSUME.
+inline constexpr std::size_t device_max_group_size = 1024, device_max_group_count = 0x7fffffff;
+
 template <int N>
 class GroupGeometry {
  public:
@@ -25,11 +29,20 @@ class GroupGeometry {
     }
   }
 
-  KAPI_FUNCTION std::size_t get_group_id(int d) const { return group_id_[d]; }
+  KAPI_FUNCTION std::size_t get_group_id(int d) const {
+    KAPI_DEVICE_ASSUME(group_id_[d] < group_range_[d] && group_range_[d] <= device_max_group_count);
+    return group_id_[d];
+  }
   KAPI_FUNCTION std::size_t get_group_linear_id() const { return linearize(group_id_, group_range_); }
-  KAPI_FUNCTION std::size_t get_group_range(int d) const { return group_range_[d]; }
+  KAPI_FUNCTION std::size_t get_group_range(int d) const {
+    KAPI_DEVICE_ASSUME(group_range_[d] <= device_max_group_count);
+    return group_range_[d];
+  }
   KAPI_FUNCTION std::size_t get_group_linear_range() const { return product(group_range_); }
-  KAPI_FUNCTION std::size_t get_local_range(int d) const { return local_range_[d]; }
+  KAPI_FUNCTION std::size_t get_local_range(int d) const {
+    KAPI_DEVICE_ASSUME(local_range_[d] >= 1 && local_range_[d] <= device_max_group_size);
+    return local_range_[d];
+  }
   KAPI_FUNCTION std::size_t get_local_linear_range() const { return product(local_range_); }
 
   // For the framework's collectives: the group's machinery.
