@@ -23,7 +23,9 @@
 #include <KokkosBlas3_gemm.hpp>
 #include <KokkosKernels_config.h>
 #endif
-#if defined(KOKKOS_ENABLE_CUDA) && defined(KAPI_BENCH_HAVE_CUBLAS)
+// CMake defines KAPI_BENCH_HAVE_CUBLAS only for CUDA builds (no Kokkos macro is seen yet
+// here when Kokkos Kernels is absent).
+#if defined(KAPI_BENCH_HAVE_CUBLAS)
 #include <cublas_v2.h>
 #endif
 
