@@ -5,6 +5,7 @@
 
 #include <kapi/config.hpp>
 #include <kapi/execution_space.hpp>
+#include <kapi/detail/group_geometry.hpp>
 #include <kapi/detail/kernel_args.hpp>
 
 namespace kapi {
@@ -22,7 +23,7 @@ std::size_t max_work_group_size() {
   if constexpr (kapi::is_host_execution_space_v<ExecSpace>) {
     return host_max_work_group_size;
   } else {
-    return 1024;  // CUDA/HIP block limit
+    return detail::device_max_group_size;  // CUDA/HIP block limit
   }
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // What Group<N> (a work-item's view of its group) and WorkGroup<N> (a phased kernel's
 // whole group) share: the group's ids and extents, and the handle to the group's machinery.
+#include <climits>
 #include <cstddef>
 
 #include <kapi/config.hpp>
@@ -9,9 +10,10 @@
 
 namespace kapi::detail {
 
-// What every device launch guarantees (validate_group_size, validate_group_count), told
-// to the device compiler through KAPI_DEVICE_ASSUME.
-inline constexpr std::size_t device_max_group_size = 1024, device_max_group_count = 0x7fffffff;
+// The limits every launch checks: a device's work-group size (max_work_group_size) and
+// the work-groups of one launch on any backend (validate_group_count). Device code tells
+// them to the compiler through KAPI_DEVICE_ASSUME.
+inline constexpr std::size_t device_max_group_size = 1024, max_group_count = INT_MAX;
 
 template <int N>
 class GroupGeometry {
@@ -30,12 +32,12 @@ class GroupGeometry {
   }
 
   KAPI_FUNCTION std::size_t get_group_id(int d) const {
-    KAPI_DEVICE_ASSUME(group_id_[d] < group_range_[d] && group_range_[d] <= device_max_group_count);
+    KAPI_DEVICE_ASSUME(group_id_[d] < group_range_[d] && group_range_[d] <= max_group_count);
     return group_id_[d];
   }
   KAPI_FUNCTION std::size_t get_group_linear_id() const { return linearize(group_id_, group_range_); }
   KAPI_FUNCTION std::size_t get_group_range(int d) const {
-    KAPI_DEVICE_ASSUME(group_range_[d] <= device_max_group_count);
+    KAPI_DEVICE_ASSUME(group_range_[d] <= max_group_count);
     return group_range_[d];
   }
   KAPI_FUNCTION std::size_t get_group_linear_range() const { return product(group_range_); }

@@ -1,12 +1,12 @@
 #pragma once
 // Checks run before every launch; each failure throws kapi::launch_error naming the
 // problem and the values involved.
-#include <climits>
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <type_traits>
 
+#include <kapi/detail/group_geometry.hpp>
 #include <kapi/detail/reductions.hpp>
 #include <kapi/errors.hpp>
 #include <kapi/item.hpp>
@@ -125,9 +125,9 @@ inline void validate_local_memory(std::size_t bytes, std::size_t max, const std:
 }
 
 inline void validate_group_count(std::size_t groups) {
-  if (groups > static_cast<std::size_t>(INT_MAX))
+  if (groups > max_group_count)
     throw launch_error(std::to_string(groups) + " work-groups are more than one launch takes (" +
-                       std::to_string(INT_MAX) + "); use larger work-groups");
+                       std::to_string(max_group_count) + "); use larger work-groups");
 }
 
 }  // namespace kapi::detail
