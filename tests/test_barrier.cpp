@@ -127,4 +127,39 @@ TYPED_TEST(Barrier, MoreGroupsThanTheDeviceHoldsShareLocalMemorySafely) {
   }
 }
 
+// Every word of a large local memory written by one work-item and read by another across
+// a barrier. On CUDA local memory up to the block's shared memory (227 KiB on an H100)
+// runs in kapi's own launch, beyond it in Kokkos's level-1 team scratch.
+struct SwapThroughLargeLocalMemory {
+  template <class Out>
+  KOKKOS_INLINE_FUNCTION void operator()(const kapi::NdItem<1>& it, const Out& out,
+                                         const kapi::LocalAccessor<std::uint32_t, 1>& words) const {
+    const std::size_t l = it.get_local_id(0), size = it.get_local_range(0), n = words.size();
+    const std::uint32_t base = std::uint32_t(it.get_group().get_group_id(0) * n);
+    for (std::size_t w = l; w < n; w += size) words[w] = base + std::uint32_t(w);
+    kapi::group_barrier(it.get_group());
+    std::uint32_t sum = 0;  // the words of the mirrored work-item
+    for (std::size_t w = size - 1 - l; w < n; w += size) sum += words[n - 1 - w] ^ std::uint32_t(w);
+    out(it.get_global_id(0)) = sum;
+  }
+};
+
+TYPED_TEST(Barrier, LargeLocalMemoryIsSharedByTheGroup) {
+  const std::size_t size = 256, groups = 40;
+  Kokkos::View<std::uint32_t*, typename TypeParam::memory_space> out("out", groups * size);
+  for (std::size_t kib : {16, 47, 49, 100, 200, 226, 300}) {
+    const std::size_t n = kib * 1024 / sizeof(std::uint32_t);
+    if (n * sizeof(std::uint32_t) > kapi::max_local_memory_bytes<TypeParam>()) continue;
+    kapi::call_kernel(TypeParam(), SwapThroughLargeLocalMemory{}, kapi::NdRange<1>({groups * size}, {size}), out,
+                      kapi::LocalAccessor<std::uint32_t, 1>(n));
+    auto h = kapi_test::to_host(out);
+    for (std::size_t g = 0; g < groups; ++g)
+      for (std::size_t l = 0; l < size; ++l) {
+        std::uint32_t sum = 0;
+        for (std::size_t w = size - 1 - l; w < n; w += size) sum += std::uint32_t(g * n + n - 1 - w) ^ std::uint32_t(w);
+        ASSERT_EQ(h(g * size + l), sum) << "work-item " << l << " of group " << g << ", " << kib << " KiB";
+      }
+  }
+}
+
 }  // namespace

@@ -227,6 +227,77 @@ TYPED_TEST(Phased, TreeReductionFlatAndPhasedIdentical) {
   }
 }
 
+// Values wider than a device's shared words (8 bytes) cross the group in rounds; values
+// wider than all of them (256 bytes) one warp's total at a time. Integers in doubles:
+// exact sums in any order.
+template <int K>
+struct Wide {
+  double v[K];
+};
+struct AddWide {
+  template <int K>
+  KOKKOS_INLINE_FUNCTION Wide<K> operator()(const Wide<K>& a, const Wide<K>& b) const {
+    Wide<K> r;
+    for (int j = 0; j < K; ++j) r.v[j] = a.v[j] + b.v[j];
+    return r;
+  }
+};
+
+template <int K>
+struct WideSums {
+  template <class In, class Out>
+  KOKKOS_INLINE_FUNCTION void operator()(const kapi::WorkGroup<1>& wg, const In& in, const Out& out) const {
+    const Wide<K> sum = kapi::reduce_over_work_items(
+        wg,
+        [&](const kapi::NdItem<1>& it) {
+          Wide<K> w;
+          for (int j = 0; j < K; ++j) w.v[j] = in(it.get_global_id(0)) * (j + 1);
+          return w;
+        },
+        AddWide{});
+    const Kokkos::complex<double> z = kapi::reduce_over_work_items(
+        wg, [&](const kapi::NdItem<1>& it) { return Kokkos::complex<double>(in(it.get_global_id(0)), -1.0); },
+        kapi::plus<>());
+    kapi::for_each_work_item(wg, [&](const kapi::NdItem<1>& it) {  // every work-item's copy
+      const std::size_t i = it.get_global_id(0);
+      out(i, 0) = sum.v[0];
+      out(i, 1) = sum.v[K - 1];
+      out(i, 2) = z.real();
+      out(i, 3) = z.imag();
+    });
+  }
+};
+
+template <class Space, int K>
+void check_wide_sums(std::size_t size) {
+  const std::size_t groups = 5, n = groups * size;
+  auto in = kapi_test::make_view<double, Space>("in", n, [](std::size_t i) { return double(i % 97) - 40; });
+  Mat<double, Space> out("out", n, 4);
+  kapi::call_kernel(Space(), WideSums<K>{}, kapi::NdRange<1>({n}, {size}), in, out);
+  auto h = kapi_test::to_host(out);
+  for (std::size_t g = 0; g < groups; ++g) {
+    double ref = 0;
+    for (std::size_t l = 0; l < size; ++l) ref += double((g * size + l) % 97) - 40;
+    for (std::size_t l = 0; l < size; ++l) {
+      const std::size_t i = g * size + l;
+      ASSERT_EQ(h(i, 0), ref) << K * 8 << "-byte values, group " << g << " of " << size << ", work-item " << l;
+      ASSERT_EQ(h(i, 1), ref * K) << K * 8 << "-byte values, group " << g << " of " << size << ", work-item " << l;
+      ASSERT_EQ(h(i, 2), ref) << "complex, group " << g << " of " << size << ", work-item " << l;
+      ASSERT_EQ(h(i, 3), -double(size)) << "complex, group " << g << " of " << size << ", work-item " << l;
+    }
+  }
+}
+
+TYPED_TEST(Phased, ReductionsOfWideValues) {
+  for (std::size_t size : kapi_test::group_sizes<TypeParam>()) {
+    check_wide_sums<TypeParam, 2>(size);  // 16 bytes: 16 warps' totals a round
+    check_wide_sums<TypeParam, 5>(size);  // 40 bytes: 6 a round
+    // 320 bytes: wider than the shared words. A work-item holds 80 registers of them:
+    // a CUDA block of this kernel takes at most 256 (launch_error beyond).
+    if (size <= 256) check_wide_sums<TypeParam, 40>(size);
+  }
+}
+
 // ----------------------------------------------------- scans over work-items
 
 template <class T, class Op>

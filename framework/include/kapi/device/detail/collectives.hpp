@@ -1,26 +1,26 @@
 #pragma once
-// Group collectives on a device backend, where a work-group is a Kokkos team that is
-// exactly one CUDA/HIP block: launch.hpp asks for vector length 1, and Kokkos then runs
-// one team per block with team rank = threadIdx.y, so hardware warps are runs of 32 (64
-// on AMD) consecutive work-items: the group's sub-groups (warp.hpp).
-//  - reduce: a warp reduction (shuffles) per sub-group, the warps' totals through
-//    device_collective_area() (a static __shared__ array of device_collective_bytes),
+// Group collectives on a device backend, where a work-group is one CUDA/HIP block
+// (group_member.hpp), so hardware warps are runs of 32 (64 on AMD) consecutive work-items:
+// the group's sub-groups (warp.hpp). Every collective is built from warp shuffles, block
+// barriers and the block's shared words, device_collective_area() (a static __shared__
+// array of device_collective_bytes), never from a Kokkos team: it runs alike under kapi's
+// own CUDA launch and under a Kokkos team launch.
+//  - reduce: a warp reduction (shuffles) per sub-group, the warps' totals through the area,
 //    then every work-item folds the totals itself in warp order (at most 32 values), so
 //    one block barrier exchanges them and none broadcasts the result; a group of one
-//    warp needs no block barrier at all. Defining KAPI_GROUP_REDUCE_KOKKOS_TEAM selects
-//    the previous path, Kokkos team_reduce with a reducer over the kapi operator (to
-//    measure one against the other);
-//  - broadcast: Kokkos team_broadcast;
+//    warp needs no block barrier at all. Totals wider than 8 bytes go through the area as
+//    many at a time as fit (rounds), totals wider than the area one by one in slices;
+//  - broadcast: the value through the area (in slices of the area's size);
 //  - any/all: the block vote __syncthreads_or/_and;
-//  - scans (Kokkos's team_scan is sum-only): a warp-shuffle scan, then the warps'
-//    totals through device_collective_area().
-// Every collective that uses the area starts with a team barrier, so it never overwrites
+//  - scans: a warp-shuffle scan, then the warps' totals through the area.
+// Every collective that uses the area starts with a block barrier, so it never overwrites
 // words the previous collective's readers still need.
 #include <cstddef>
+#include <cstring>
 #include <type_traits>
 
 #include <kapi/functional.hpp>
-#include <kapi/detail/group_handle.hpp>
+#include <kapi/device/detail/group_member.hpp>
 #include <kapi/device/detail/warp.hpp>
 
 namespace kapi::detail {
@@ -28,20 +28,6 @@ namespace kapi::detail {
 /// Static shared memory a kernel that reduces or scans over a group adds to its local
 /// memory (one value of at most 8 bytes per warp).
 inline constexpr std::size_t device_collective_bytes = 32 * sizeof(double);
-
-/// A Kokkos reducer over a kapi operator for values of type T, carried as V (values
-/// narrower than 4 bytes travel as int: Kokkos's shuffles move whole words).
-template <class V, class T, class Op>
-struct OpReducer {
-  using reducer = OpReducer;
-  using value_type = V;
-  V* value;
-  Op op;
-  KAPI_FUNCTION void join(V& dest, const V& src) const { dest = V(T(op(T(dest), T(src)))); }
-  KAPI_FUNCTION void init(V& v) const { v = V(known_identity<Op, T>()); }
-  KAPI_FUNCTION V& reference() const { return *value; }
-  KAPI_FUNCTION bool references_scalar() const { return true; }
-};
 
 template <class T>
 struct ScanParts {
@@ -67,7 +53,7 @@ struct WarpPlace {
   int lane, warp, lanes, warps;
   warp::Mask mask;
 };
-__device__ inline WarpPlace warp_place(const DeviceTeamMember& team) {
+__device__ inline WarpPlace warp_place(DeviceGroupMember team) {
   const int rank = team.team_rank(), size = team.team_size();
   WarpPlace p;
   p.lane = rank % warp::size;
@@ -79,39 +65,65 @@ __device__ inline WarpPlace warp_place(const DeviceTeamMember& team) {
   return p;
 }
 
-/// The Kokkos path: team_reduce with a reducer over the kapi operator.
+/// The value of work-item `from` to every work-item of the group (a block barrier).
+/// Through the area in slices of its size; values move as bytes (Kokkos::complex, whose
+/// volatile assignment makes it not trivially copyable, is copied as its bits).
+template <class T>
+__device__ T device_broadcast(DeviceGroupMember team, const T& x, std::size_t from) {
+  constexpr std::size_t slice = device_collective_bytes;
+  T value = x;
+  char* const bytes = reinterpret_cast<char*>(static_cast<void*>(&value));
+  char* const area = static_cast<char*>(device_collective_area());
+  const bool source = static_cast<std::size_t>(team.team_rank()) == from;
+  for (std::size_t at = 0; at < sizeof(T); at += slice) {
+    const std::size_t n = sizeof(T) - at < slice ? sizeof(T) - at : slice;
+    team.team_barrier();  // the previous collective's readers are done with the area
+    if (source) std::memcpy(area, bytes + at, n);
+    team.team_barrier();
+    if (!source) std::memcpy(bytes + at, area, n);
+  }
+  return value;
+}
+
+/// Each warp's total, folded in warp order by every work-item: `round` totals at a time
+/// through the area, or one at a time by broadcast when a total is wider than the area.
 template <class T, class Op>
-__device__ T device_team_reduce(const DeviceTeamMember& team, const T& x, const Op& op) {
-  using V = std::conditional_t<(sizeof(T) < sizeof(int)), int, T>;
-  V value = V(x);
-#if KOKKOS_VERSION < 30701
-  // Before 3.7.01 Kokkos' inter-warp step stores into its shared slots without a barrier
-  // and ends without one, so a team_reduce right after another could overwrite slots slow
-  // warps still read (Kokkos PR 5540). Later versions end it with one. Either way every
-  // thread passes a block barrier inside team_reduce: the call stays a group barrier.
-  team.team_barrier();
-#endif
-  team.team_reduce(OpReducer<V, T, Op>{&value, op}, value);
-  return T(value);
+__device__ T fold_warp_totals(DeviceGroupMember team, const WarpPlace& p, const T& mine, const Op& op) {
+  constexpr int round = int(device_collective_bytes / sizeof(T));
+  if constexpr (round == 0) {
+    T total = device_broadcast(team, mine, 0);
+    for (int w = 1; w < p.warps; ++w) total = T(op(total, device_broadcast(team, mine, std::size_t(w) * warp::size)));
+    return total;
+  } else {
+    char* const area = static_cast<char*>(device_collective_area());
+    T total = mine;
+    for (int first = 0; first < p.warps; first += round) {
+      team.team_barrier();  // the previous readers are done with the area
+      if (p.lane == 0 && p.warp >= first && p.warp < first + round)
+        std::memcpy(area + (p.warp - first) * sizeof(T), static_cast<const void*>(&mine), sizeof(T));
+      team.team_barrier();
+      const int last = p.warps < first + round ? p.warps : first + round;
+      for (int w = first; w < last; ++w) {
+        T t = mine;
+        std::memcpy(static_cast<void*>(&t), area + (w - first) * sizeof(T), sizeof(T));
+        total = w == 0 ? t : T(op(total, t));
+      }
+    }
+    return total;
+  }
 }
 
 template <class T, class Op>
-__device__ T device_reduce(const DeviceTeamMember& team, const T& x, const Op& op) {
-#if defined(KAPI_GROUP_REDUCE_KOKKOS_TEAM)
-  constexpr bool kokkos_path = true;
-#else
-  // Values wider than the area's words (a phase may reduce any type) take the Kokkos path.
-  constexpr bool kokkos_path = sizeof(T) > sizeof(double) || !std::is_trivially_copyable_v<T>;
-#endif
-  if constexpr (kokkos_path) {
-    return device_team_reduce(team, x, op);
+__device__ T device_reduce(DeviceGroupMember team, const T& x, const Op& op) {
+  const WarpPlace p = warp_place(team);
+  const T mine = warp::reduce(x, op, p.lane, p.lanes, p.mask);
+  if (p.warps == 1) {
+    warp::sync(p.mask);  // the group is one warp: its barrier is the group barrier
+    return mine;
+  }
+  if constexpr (sizeof(T) > sizeof(double)) {
+    return fold_warp_totals(team, p, mine, op);
   } else {
-    const WarpPlace p = warp_place(team);
-    const T mine = warp::reduce(x, op, p.lane, p.lanes, p.mask);
-    if (p.warps == 1) {
-      warp::sync(p.mask);  // the group is one warp: its barrier is the group barrier
-      return mine;
-    }
     T* totals = static_cast<T*>(device_collective_area());
     team.team_barrier();  // the previous collective's readers are done with the area
     if (p.lane == 0) totals[p.warp] = mine;
@@ -122,18 +134,11 @@ __device__ T device_reduce(const DeviceTeamMember& team, const T& x, const Op& o
   }
 }
 
-template <class T>
-__device__ T device_broadcast(const DeviceTeamMember& team, const T& x, std::size_t from) {
-  T value = x;
-  team.team_broadcast(value, static_cast<int>(from));
-  return value;
-}
-
-__device__ inline bool device_any(const DeviceTeamMember&, bool p) { return KAPI_SYNC_OR(p ? 1 : 0) != 0; }
-__device__ inline bool device_all(const DeviceTeamMember&, bool p) { return KAPI_SYNC_AND(p ? 1 : 0) != 0; }
+__device__ inline bool device_any(DeviceGroupMember, bool p) { return KAPI_SYNC_OR(p ? 1 : 0) != 0; }
+__device__ inline bool device_all(DeviceGroupMember, bool p) { return KAPI_SYNC_AND(p ? 1 : 0) != 0; }
 
 template <class T, class Op>
-__device__ ScanParts<T> device_scan(const DeviceTeamMember& team, const T& x, const Op& op) {
+__device__ ScanParts<T> device_scan(DeviceGroupMember team, const T& x, const Op& op) {
   const WarpPlace p = warp_place(team);
   const int lane = p.lane, warp = p.warp, lanes = p.lanes;
   // Hillis-Steele inside the warp: every lane then holds op over lanes 0 … lane.

@@ -27,7 +27,7 @@
 #include <cstdint>
 #include <string>
 
-#include <kapi/errors.hpp>
+#include <kapi/device/detail/cuda_launch_support.hpp>
 #include <kapi/integer_math.hpp>
 
 namespace kapi::detail {
@@ -72,26 +72,9 @@ __global__ void __launch_bounds__(256)
       f(i, j, k);
 }
 
-inline void check_cuda_launch(const char* what) {
-  const cudaError_t e = cudaGetLastError();
-  if (e != cudaSuccess) throw launch_error(std::string(what) + " failed to launch on CUDA: " + cudaGetErrorString(e));
-}
-
 template <class Functor, int N>
 void cuda_launch_range(const Kokkos::Cuda& space, const Functor& f, const std::size_t (&extent)[N]) {
-  // Lock-based atomics (types wider than 8 bytes; on desul, whatever it has no native form
-  // for) read lock arrays whose device address each translation unit holds a copy of,
-  // unless built with relocatable device code. Kokkos copies it before each of its own
-  // launches; this launch must too, or a range kernel's first such atomic reads a null
-  // lock array where no Kokkos launch of the same unit ran before (illegal memory accesses
-  // in most CUDA tests against a Kokkos 5.0-line snapshot). Here in the template, not in a
-  // function of its own: the copy must name this unit's symbol, as the launch below does.
-#if KOKKOS_VERSION >= 40100 || defined(KOKKOS_ENABLE_IMPL_DESUL_ATOMICS)
-  desul::ensure_cuda_lock_arrays_on_device();
-#else
-  using Kokkos::Impl::lock_array_copied;  // Kokkos 3's macro names it unqualified
-  KOKKOS_ENSURE_CUDA_LOCK_ARRAYS_ON_DEVICE();
-#endif
+  KAPI_CUDA_ENSURE_LOCK_ARRAYS();
   auto blocks = [](std::int64_t n, std::int64_t per) { return kapi::ceil_div(n, per); };
   auto clamp = [](std::int64_t n, std::int64_t hi) { return unsigned(n < 1 ? 1 : n < hi ? n : hi); };
   cudaStream_t stream = space.cuda_stream();

@@ -1,8 +1,10 @@
 #pragma once
 // Launches on device backends (CUDA, HIP): a range kernel is a Kokkos RangePolicy or
 // MDRangePolicy (on CUDA kapi's own launch, cuda_range_launch.hpp, unless built with
-// KAPI_CUDA_RANGE_LAUNCH=0); a work-group is a Kokkos team with one work-item per team
-// member, its local memory the team's scratch.
+// KAPI_CUDA_RANGE_LAUNCH=0); a work-group is a block, one thread per work-item: on CUDA
+// kapi's own launch (cuda_group_launch.hpp) where its local memory fits shared memory and
+// it has no reduction arguments, otherwise a Kokkos team, its local memory the team's
+// scratch.
 // Reduction arguments: the same policies in a Kokkos parallel_reduce (the direct CUDA range
 // launch does not reduce), every GPU thread combining into its own partials; the final
 // hook stores the results in the variables on the device. Kokkos writes its copy of the
@@ -19,6 +21,7 @@
 #include <kapi/detail/launch_status.hpp>
 #include <kapi/detail/reductions.hpp>
 #include <kapi/device/detail/collectives.hpp>
+#include <kapi/device/detail/cuda_group_launch.hpp>
 #include <kapi/device/detail/cuda_range_launch.hpp>
 #include <kapi/device_limits.hpp>
 
@@ -59,10 +62,11 @@ KAPI_FUNCTION void with_group_scratch(const Body& body, const Member& team, cons
 template <class Body, class Member, class Call>
 KAPI_FUNCTION void for_each_team_group(const Body& body, const Member& team, std::size_t groups, const Call& call) {
   with_group_scratch(body, team, [&](char* scratch) {
-    const std::size_t me = team.team_rank(), stride = team.league_size();
-    for (std::size_t group = team.league_rank(); group < groups; group += stride) {
+    // 32-bit counting, as cuda_group_launch.hpp's loop (why there).
+    const unsigned me = team.team_rank(), stride = team.league_size(), count = static_cast<unsigned>(groups);
+    for (unsigned group = team.league_rank(); group < count; group += stride) {
       call(group, me, scratch);
-      if (scratch && group + stride < groups) team.team_barrier();
+      if (scratch && group + stride < count) team.team_barrier();
     }
   });
 }
@@ -78,9 +82,9 @@ struct DeviceGroupFunctor {
   KAPI_FUNCTION void operator()(const Member& team) const {
     for_each_team_group(body, team, groups, [&](std::size_t group, std::size_t me, char* scratch) {
       if constexpr (Phased)
-        body.run_group(group, me, scratch, GroupHandle{&team});
+        body.run_group(group, me, scratch, GroupHandle{});
       else
-        body.run_item(group, me, scratch, GroupHandle{&team});
+        body.run_item(group, me, scratch, GroupHandle{});
     });
   }
 };
@@ -95,7 +99,7 @@ struct DeviceGroupReduceFunctor {
 
   KAPI_FUNCTION void operator()(const Member& team, value_type& partials) const {
     for_each_team_group(body, team, groups, [&](std::size_t group, std::size_t me, char* scratch) {
-      body.run_item(group, me, scratch, GroupHandle{&team}, partials);
+      body.run_item(group, me, scratch, GroupHandle{}, partials);
     });
   }
 };
@@ -229,6 +233,11 @@ struct Launcher<ExecSpace, false> {
     using Policy = std::conditional_t<
         Bounds::max_work_items == 0, Kokkos::TeamPolicy<ExecSpace>,
         Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<Bounds::max_work_items, Bounds::min_groups_per_unit>>>;
+    const std::size_t teams = device_teams(plan.groups, plan.group_size, static_cast<std::size_t>(space.concurrency()));
+#if KAPI_HAS_CUDA_GROUP_LAUNCH
+    if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda> && !Plan::reduces)
+      if (cuda_launch_groups(space, plan, teams)) return nullptr;
+#endif
     using Functor = std::conditional_t<Plan::reduces, DeviceGroupReduceFunctor<ExecSpace, decltype(plan.body)>,
                                        DeviceGroupFunctor<ExecSpace, decltype(plan.body), Phased>>;
     using Tag = std::conditional_t<Plan::reduces, Kokkos::ParallelReduceTag, Kokkos::ParallelForTag>;
@@ -246,7 +255,6 @@ struct Launcher<ExecSpace, false> {
     const auto kernel_max = static_cast<std::size_t>(probe.team_size_max(functor, Tag()));
     validate_group_size(plan.group_size, kernel_max, space_name<ExecSpace>(),
                         " for this kernel's register and local memory use");
-    const std::size_t teams = device_teams(plan.groups, plan.group_size, static_cast<std::size_t>(space.concurrency()));
     const auto policy = Policy(space, static_cast<int>(teams), static_cast<int>(plan.group_size), 1)
                             .set_scratch_size(functor.body.scratch_level, scratch);
     if constexpr (Plan::reduces)

@@ -6,8 +6,9 @@
 // is not a multiple of the warp is partial: its lanes past the group do not exist. Every
 // primitive therefore takes the lane count and (CUDA) the mask of the existing lanes
 // computed from it, never __activemask(), which reports divergence rather than membership.
-//  - shuffles move any trivially copyable value, 4-byte word by word (arithmetic values
-//    up to 8 bytes directly);
+//  - shuffles move any value as its bits, 4-byte word by word (arithmetic values up to
+//    8 bytes directly): the public sub-group shuffles take trivially copyable values only
+//    (sub_group_algorithms.hpp), group reductions of a phase any value (Kokkos::complex);
 //  - reductions combine in one fixed order-preserving pairwise tree (lanes 2k and 2k+1,
 //    then pairs of pairs, ...), so an associative operator need not commute and every
 //    lane gets bit-identical results, floating point included;
@@ -56,7 +57,6 @@ __device__ T shuffle_direct(const T& v, int, Mask) {
 /// Lane `src`'s v (src must be an existing lane; every lane of the mask calls it).
 template <class T>
 __device__ T shuffle(const T& v, int src, Mask mask) {
-  static_assert(std::is_trivially_copyable_v<T>, "kapi sub-group shuffles move trivially copyable values");
   if constexpr (std::is_arithmetic_v<T> && sizeof(T) < sizeof(int)) {
     return T(shuffle_word(static_cast<int>(v), src, mask));
   } else if constexpr (direct_shuffles && (std::is_integral_v<T> || std::is_same_v<T, float> ||
@@ -66,10 +66,10 @@ __device__ T shuffle(const T& v, int src, Mask mask) {
     constexpr int words = int((sizeof(T) + sizeof(int) - 1) / sizeof(int));
     int w[words];
     w[words - 1] = 0;  // the tail word of a size that is not a multiple of 4
-    std::memcpy(w, &v, sizeof(T));
+    std::memcpy(w, static_cast<const void*>(&v), sizeof(T));
     for (int i = 0; i < words; ++i) w[i] = shuffle_word(w[i], src, mask);
     T r = v;
-    std::memcpy(&r, w, sizeof(T));
+    std::memcpy(static_cast<void*>(&r), w, sizeof(T));  // bits (see above)
     return r;
   }
 }

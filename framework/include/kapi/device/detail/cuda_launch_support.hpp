@@ -1,0 +1,37 @@
+#pragma once
+// What kapi's own CUDA launches (cuda_range_launch.hpp, cuda_group_launch.hpp) share:
+// the launch check and the lock arrays' copy.
+#include <kapi/config.hpp>
+
+#if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
+#include <string>
+
+#include <kapi/errors.hpp>
+
+namespace kapi::detail {
+
+inline void check_cuda_launch(const char* what) {
+  const cudaError_t e = cudaGetLastError();
+  if (e != cudaSuccess) throw launch_error(std::string(what) + " failed to launch on CUDA: " + cudaGetErrorString(e));
+}
+
+}  // namespace kapi::detail
+
+// Lock-based atomics (types wider than 8 bytes; on desul, whatever it has no native form
+// for) read lock arrays whose device address each translation unit holds a copy of,
+// unless built with relocatable device code. Kokkos copies it before each of its own
+// launches; kapi's launches must too, or a kernel's first such atomic reads a null lock
+// array where no Kokkos launch of the same unit ran before (illegal memory accesses in
+// most CUDA tests against a Kokkos 5.0-line snapshot). A macro, used in the function that
+// launches: the copy must name the same unit's symbol as the launch.
+#if KOKKOS_VERSION >= 40100 || defined(KOKKOS_ENABLE_IMPL_DESUL_ATOMICS)
+#define KAPI_CUDA_ENSURE_LOCK_ARRAYS() desul::ensure_cuda_lock_arrays_on_device()
+#else
+#define KAPI_CUDA_ENSURE_LOCK_ARRAYS()                                                 \
+  do {                                                                                 \
+    using Kokkos::Impl::lock_array_copied; /* Kokkos 3's macro names it unqualified */ \
+    KOKKOS_ENSURE_CUDA_LOCK_ARRAYS_ON_DEVICE();                                        \
+  } while (false)
+#endif
+
+#endif  // KOKKOS_ENABLE_CUDA && __CUDACC__
