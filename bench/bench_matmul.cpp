@@ -374,7 +374,7 @@ void register_all(Harness& h) {
       };
       h.add(fp16);
       // Shapes of the tensor-core kernel beside the defaults (16, two groups per SM):
-      // one group per SM (no register cap), and bf16 with BK = 32.
+      // one group per SM (no register cap), and BK = 32.
       const auto shaped = [&](const char* name, auto run) {
         Case c = base(h, data, n, name, Role::kapi);
         c.bind = [space, data, n, run] {
@@ -390,6 +390,20 @@ void register_all(Harness& h) {
       });
       shaped("tuned-bf16-g1", [](const Space& s, const ConstMatrix& a, const ConstMatrix& b, const Matrix& c) {
         matmul::multiply_joint_matrix_shaped<kapi::bfloat16, matmul::JointShape<kapi::bfloat16, false, 16, 1>>(s, a, b,
+                                                                                                               c);
+      });
+      // BK = 32: 72 KiB of double-buffered tiles per group, beyond Kokkos 3.4's 40 KiB
+      // team scratch (kapi's own CUDA launch puts them in shared memory).
+      shaped("tuned-tf32-k32", [](const Space& s, const ConstMatrix& a, const ConstMatrix& b, const Matrix& c) {
+        matmul::multiply_joint_matrix_shaped<kapi::precision::tf32,
+                                             matmul::JointShape<kapi::precision::tf32, false, 32, 2>>(s, a, b, c);
+      });
+      shaped("tuned-tf32-k32-g1", [](const Space& s, const ConstMatrix& a, const ConstMatrix& b, const Matrix& c) {
+        matmul::multiply_joint_matrix_shaped<kapi::precision::tf32,
+                                             matmul::JointShape<kapi::precision::tf32, false, 32, 1>>(s, a, b, c);
+      });
+      shaped("tuned-bf16-k32", [](const Space& s, const ConstMatrix& a, const ConstMatrix& b, const Matrix& c) {
+        matmul::multiply_joint_matrix_shaped<kapi::bfloat16, matmul::JointShape<kapi::bfloat16, false, 32, 2>>(s, a, b,
                                                                                                                c);
       });
       shaped("tuned-bf16-k32-g1", [](const Space& s, const ConstMatrix& a, const ConstMatrix& b, const Matrix& c) {
