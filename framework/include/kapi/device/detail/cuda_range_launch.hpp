@@ -25,7 +25,6 @@
 #define KAPI_HAS_CUDA_RANGE_LAUNCH 1
 #include <algorithm>
 #include <cstdint>
-#include <string>
 
 #include <kapi/device/detail/cuda_launch_support.hpp>
 #include <kapi/integer_math.hpp>
