@@ -376,6 +376,34 @@ TYPED_TEST(JointMatrix, MatmulVariantsWithinTheirTypesBounds) {
   }
 }
 
+// The asynchronous pipeline (device shapes, run on every backend: kapi::async_copy is a
+// plain copy on host backends): sizes that end mid-tile, rows not 16-byte aligned (K odd),
+// fewer steps than stages.
+template <class Space, class Shape>
+void check_async_shape(std::size_t m, std::size_t n, std::size_t k) {
+  const matmul::ConstMatrix<float, Space> a = kapi_test::random_matrix<float, Space>("A", m, k, 21),
+                                          b = kapi_test::random_matrix<float, Space>("B", k, n, 22);
+  matmul::Matrix<float, Space> c("C", m, n);
+  Kokkos::deep_copy(c, -777.0f);
+  matmul::multiply_joint_matrix_shaped<kapi::precision::tf32, Shape>(Space(), a, b, c);
+  auto ha = kapi_test::to_host(a);
+  auto hb = kapi_test::to_host(b);
+  auto hc = kapi_test::to_host(c);
+  const matmul::ProductReference reference(ha, hb, matmul::all_rows(m));
+  const auto r = reference.check<float>(hc, matmul::input_unit_roundoff("tuned-tf32"));
+  EXPECT_EQ(r.wrong, 0u) << Shape::stages << " stages, " << m << "x" << n << "x" << k << ": worst " << r.worst;
+  EXPECT_LE(r.relative_error(), 1e-3) << Shape::stages << " stages, " << m << "x" << n << "x" << k;
+}
+
+TYPED_TEST(JointMatrix, AsynchronousPipelineShapes) {
+  using Three = matmul::JointShape<kapi::precision::tf32, false, 32, 2, 3>;
+  using Four = matmul::JointShape<kapi::precision::tf32, false, 16, 2, 4>;
+  for (const auto& s : std::vector<std::vector<std::size_t>>{{200, 300, 150}, {129, 67, 41}, {130, 131, 20}}) {
+    check_async_shape<TypeParam, Three>(s[0], s[1], s[2]);
+    check_async_shape<TypeParam, Four>(s[0], s[1], s[2]);
+  }
+}
+
 TYPED_TEST(JointMatrix, MatmulVariantsRejectDoubleAndBadShapes) {
   const matmul::ConstMatrix<double, TypeParam> a = kapi_test::random_matrix<double, TypeParam>("A", 3, 4, 1),
                                                b = kapi_test::random_matrix<double, TypeParam>("B", 4, 2, 2);

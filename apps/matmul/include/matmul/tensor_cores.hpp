@@ -19,6 +19,9 @@
 //   device: 128×128 blocks, 8 warps of 64×32 each, BK = 16, tiles
 //           double-buffered (the next tile's global loads, 16-byte vectors, fly while this
 //           one is multiplied; one barrier per step), two groups per multiprocessor.
+//   device, asynchronous (JointShape's DeviceStages > 0, tf32 only): the tiles are copied
+//           to local memory with kapi::async_copy (cp.async), stages - 1 steps ahead,
+//           no registers on the way; bench_matmul's tuned-tf32-async* variants.
 //   host:   a sub-group is one work-item, so a group is 4 work-items of 32×32 tiles
 //           (64×64 blocks), one buffer. Host speed is not a goal of these variants.
 // Groups are numbered in bands of 8 block-rows, column by column within a band, so that
@@ -29,6 +32,7 @@
 #include <string>
 #include <type_traits>
 
+#include <kapi/async_copy.hpp>
 #include <kapi/integer_math.hpp>
 #include <kapi/joint_matrix.hpp>
 #include <kapi/kapi.hpp>
@@ -40,13 +44,18 @@ namespace matmul {
 /// Block sizes of the tensor-core kernel: BM×BN of C per group in WM×WN tiles per
 /// sub-group, BK of K per step; on a device, min_groups groups resident per multiprocessor
 /// (two: at most 128 registers per work-item).
-template <class In, bool Host, int DeviceBK = 16, int DeviceMinGroups = 2>
+template <class In, bool Host, int DeviceBK = 16, int DeviceMinGroups = 2, int DeviceStages = 0>
 struct JointShape {
   using Storage = typename kapi::matrix::detail::element<In>::load_type;  // local tiles hold this
   static constexpr int KS = int(kapi::matrix::detail::element<In>::k);    // mma K
   static constexpr int BM = Host ? 64 : 128, BN = Host ? 64 : 128, BK = Host ? 32 : DeviceBK;
   static constexpr int WM = Host ? 32 : 64, WN = 32;
-  static constexpr int buffers = Host ? 1 : 2;
+  // stages > 0: tiles copied asynchronously (kapi/async_copy.hpp) into `stages` buffers,
+  // stages - 1 steps ahead; 0: the next tile staged in registers, two buffers.
+  static constexpr int stages = Host ? 0 : DeviceStages;
+  static_assert(stages == 0 || (stages >= 2 && std::is_same<Storage, float>::value),
+                "the asynchronous pipeline copies fp32 tiles as they are (tf32), in at least two buffers");
+  static constexpr int buffers = Host ? 1 : stages > 0 ? stages : 2;
   static constexpr int min_groups = Host ? 1 : DeviceMinGroups;
   // Row padding of the tiles, in elements: A 16 bytes (its rows go through ldmatrix:
   // 8 rows 80 (tf32) or 48 (16-bit) bytes apart fall in 8 distinct bank quads); B 8
@@ -132,6 +141,39 @@ struct JointMatmul {
     }
   }
 
+  // The asynchronous pipeline's copies: a run of 4 floats as one 16-byte copy where the
+  // run lies inside the matrix (zeros for a row past its end), element by element at its
+  // right edge and where rows are not 16-byte aligned.
+  template <class M>
+  KOKKOS_INLINE_FUNCTION static void copy_run(S* dst, const M& x, std::size_t r, std::size_t c, bool vectors) {
+    const std::size_t rows = x.extent(0), cols = x.extent(1);
+    if (vectors && (r >= rows || c + 4 <= cols)) {
+      const bool inside = r < rows;
+      kapi::async_copy<16>(dst, inside ? &x(r, c) : x.data(), inside);
+    } else {
+      for (int e = 0; e < 4; ++e) {
+        const bool inside = r < rows && c + e < cols;
+        kapi::async_copy<4>(dst + e, inside ? &x(r, c + e) : x.data(), inside);
+      }
+    }
+  }
+  template <class A, class B>
+  KOKKOS_INLINE_FUNCTION static void copy_tiles(S* as, S* bs, const A& a, const B& b, std::size_t row0,
+                                                std::size_t col0, std::size_t k0, int lid, bool vectors) {
+    for (int i = 0; i < a_per_item; ++i) {
+      const int run = lid + i * items;
+      if (a_runs % items == 0 || run < a_runs)
+        copy_run(as + (run / (BK / 4)) * a_stride + (run % (BK / 4)) * 4, a, row0 + std::size_t(run / (BK / 4)),
+                 k0 + std::size_t(run % (BK / 4)) * 4, vectors);
+    }
+    for (int i = 0; i < b_per_item; ++i) {
+      const int run = lid + i * items;
+      if (b_runs % items == 0 || run < b_runs)
+        copy_run(bs + (run / (BN / 4)) * b_stride + (run % (BN / 4)) * 4, b, k0 + std::size_t(run / (BN / 4)),
+                 col0 + std::size_t(run % (BN / 4)) * 4, vectors);
+    }
+  }
+
   KOKKOS_INLINE_FUNCTION static void multiply_tiles(const SG& sg, Acc& acc, const S* as, const S* bs, int wm, int wn) {
     for (int kk = 0; kk < BK; kk += KS) {
       AFrag fa;
@@ -166,8 +208,33 @@ struct JointMatmul {
 
     Acc acc;
     kapi::joint_matrix_fill(sg, acc, 0.0f);
-    Stage stage;
-    if constexpr (Shape::buffers == 2) {
+    if constexpr (Shape::stages > 0) {
+      // Step kt multiplies buffer kt % stages while steps kt+1 … kt+stages-1 are in
+      // flight. One barrier per step: after it, tile kt has landed for every work-item
+      // and every sub-group has finished step kt-1, whose buffer the copies for step
+      // kt+stages-1 then overwrite. A batch is committed every step, empty or not, so
+      // that the wait counts steps.
+      constexpr int stages = Shape::stages;
+      const std::size_t steps = kapi::ceil_div(k_extent, std::size_t(BK));
+      for (int s = 0; s < stages - 1; ++s) {
+        if (std::size_t(s) < steps)
+          copy_tiles(as + s * a_tile_size, bs + s * b_tile_size, a, b, row0, col0, std::size_t(s) * BK, lid, vectors);
+        kapi::async_copy_commit();
+      }
+      for (std::size_t kt = 0; kt < steps; ++kt) {
+        kapi::async_copy_wait<stages - 2>();
+        kapi::group_barrier(it.get_group());
+        const std::size_t ahead = kt + stages - 1;
+        if (ahead < steps) {
+          const int slot = int(ahead % stages);
+          copy_tiles(as + slot * a_tile_size, bs + slot * b_tile_size, a, b, row0, col0, ahead * BK, lid, vectors);
+        }
+        kapi::async_copy_commit();
+        const int slot = int(kt % stages);
+        multiply_tiles(sg, acc, as + slot * a_tile_size, bs + slot * b_tile_size, wm, wn);
+      }
+    } else if constexpr (Shape::buffers == 2) {
+      Stage stage;
       fetch_tiles(stage, a, b, row0, col0, 0, lid, vectors);
       store_tiles(stage, as, bs, lid);
       kapi::group_barrier(it.get_group());
@@ -181,6 +248,7 @@ struct JointMatmul {
         buf ^= 1;
       }
     } else {
+      Stage stage;
       for (std::size_t k0 = 0; k0 < k_extent; k0 += BK) {
         fetch_tiles(stage, a, b, row0, col0, k0, lid, vectors);
         store_tiles(stage, as, bs, lid);

@@ -1,0 +1,72 @@
+#pragma once
+// Asynchronous copies from global to local memory: a work-item starts copies, closes them
+// into a batch, and later waits until at most N of its batches are still in flight. A
+// group barrier after the wait makes every work-item's landed copies visible to the group.
+// This is what a multi-stage pipeline needs: tiles for steps k+1 … k+S-1 in flight while
+// step k is multiplied, without holding them in registers on the way.
+//
+//   kapi::async_copy<16>(&tile[i], &x(r, c), inside);   // 16 bytes, zeros when !inside
+//   kapi::async_copy_commit();                          // one batch per pipeline stage
+//   ...
+//   kapi::async_copy_wait<S - 2>();                     // this work-item's oldest batch landed
+//   kapi::group_barrier(it.get_group());                // ... and everyone's
+//
+// Backends:
+//   CUDA sm_80+ (device pass): cp.async (16 bytes bypass L1: .cg; 4 and 8: .ca), a
+//     batch is a cp.async group; an invalid copy reads nothing and writes zeros
+//     (src-size 0).
+//   Everything else: the copy happens at once (a load and a store), commit and wait do
+//     nothing: the group barrier that follows the wait still orders it.
+// The local address must be aligned to Bytes, and so must the global one when valid.
+#include <cstring>
+
+#include <kapi/config.hpp>
+
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 800)
+#define KAPI_ASYNC_COPY_CP_ASYNC 1
+#else
+#define KAPI_ASYNC_COPY_CP_ASYNC 0
+#endif
+
+namespace kapi {
+
+/// Starts copying Bytes (4, 8 or 16) from global `src` to local `dst`; `valid` false
+/// writes Bytes zeros instead and reads nothing (`src` may then be any address).
+template <int Bytes>
+KAPI_FUNCTION void async_copy(void* dst, const void* src, bool valid) {
+  static_assert(Bytes == 4 || Bytes == 8 || Bytes == 16, "kapi::async_copy copies 4, 8 or 16 bytes");
+#if KAPI_ASYNC_COPY_CP_ASYNC
+  const unsigned local = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+  const int read = valid ? Bytes : 0;
+  if constexpr (Bytes == 16)
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(local), "l"(src), "r"(read) : "memory");
+  else
+    asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" ::"r"(local), "l"(src), "n"(Bytes), "r"(read)
+                 : "memory");
+#else
+  struct Chunk {
+    unsigned char bytes[Bytes];
+  };
+  Chunk chunk{};
+  if (valid) std::memcpy(&chunk, src, Bytes);
+  std::memcpy(dst, &chunk, Bytes);
+#endif
+}
+
+/// Closes this work-item's copies started since the last commit into one batch.
+KAPI_FUNCTION void async_copy_commit() {
+#if KAPI_ASYNC_COPY_CP_ASYNC
+  asm volatile("cp.async.commit_group;\n" ::: "memory");
+#endif
+}
+
+/// Waits until at most Pending of this work-item's batches are still in flight.
+template <int Pending>
+KAPI_FUNCTION void async_copy_wait() {
+  static_assert(Pending >= 0 && Pending <= 7, "kapi::async_copy_wait: 0 to 7 batches may stay in flight");
+#if KAPI_ASYNC_COPY_CP_ASYNC
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(Pending) : "memory");
+#endif
+}
+
+}  // namespace kapi
