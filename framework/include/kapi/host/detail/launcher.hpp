@@ -43,12 +43,15 @@ inline std::size_t host_items_per_chunk(std::size_t items, std::size_t threads) 
 /// Calls f(id) for the ids of linear ids first … last-1 of `extent`, in order, row by row:
 /// the last dimension's loop is a plain counted loop (signed, so that the compiler may
 /// assume it does not wrap, which it needs to vectorise), the other ids are fixed per row.
+/// Only the first id is split by division; each next row's ids are carried, since two
+/// 64-bit divisions per row cost about 10% of a serial init3d row of 200 stores.
 template <int N, class F>
 KAPI_INLINE_HOST_LOOP void for_each_id_in(const std::size_t (&extent)[N], std::size_t first, std::size_t last,
                                           const F& f) {
+  if (first >= last) return;
   std::size_t id[N];
+  delinearize(first, extent, id);
   for (std::size_t start = first; start < last;) {
-    delinearize(start, extent, id);
     const std::size_t row_begin = start - id[N - 1];
     const std::int64_t end = static_cast<std::int64_t>(std::min(extent[N - 1], last - row_begin));
     for (std::int64_t j = static_cast<std::int64_t>(id[N - 1]); j < end; ++j) {
@@ -56,6 +59,11 @@ KAPI_INLINE_HOST_LOOP void for_each_id_in(const std::size_t (&extent)[N], std::s
       f(id, row_begin + static_cast<std::size_t>(j));
     }
     start = row_begin + static_cast<std::size_t>(end);
+    id[N - 1] = 0;  // the next row: carry into the outer ids
+    for (int d = N - 2; d >= 0; --d) {
+      if (++id[d] < extent[d]) break;
+      id[d] = 0;
+    }
   }
 }
 
