@@ -403,18 +403,9 @@ void register_all(Harness& h) {
                                              matmul::JointShape<kapi::precision::tf32, false, 32, 1>>(s, a, b, c);
       });
       // Tiles copied asynchronously (cp.async), stages - 1 steps ahead.
-      shaped("tuned-tf32-async3-k32", [](const Space& s, const ConstMatrix& a, const ConstMatrix& b, const Matrix& c) {
-        matmul::multiply_joint_matrix_shaped<kapi::precision::tf32,
-                                             matmul::JointShape<kapi::precision::tf32, false, 32, 2, 3>>(s, a, b, c);
-      });
       shaped("tuned-tf32-async4-k16", [](const Space& s, const ConstMatrix& a, const ConstMatrix& b, const Matrix& c) {
         matmul::multiply_joint_matrix_shaped<kapi::precision::tf32,
                                              matmul::JointShape<kapi::precision::tf32, false, 16, 2, 4>>(s, a, b, c);
-      });
-      shaped("tuned-tf32-async4-k32-g1", [](const Space& s, const ConstMatrix& a, const ConstMatrix& b,
-                                            const Matrix& c) {
-        matmul::multiply_joint_matrix_shaped<kapi::precision::tf32,
-                                             matmul::JointShape<kapi::precision::tf32, false, 32, 1, 4>>(s, a, b, c);
       });
       shaped("tuned-bf16-k32", [](const Space& s, const ConstMatrix& a, const ConstMatrix& b, const Matrix& c) {
         matmul::multiply_joint_matrix_shaped<kapi::bfloat16, matmul::JointShape<kapi::bfloat16, false, 32, 2>>(s, a, b,

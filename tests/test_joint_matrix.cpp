@@ -47,22 +47,43 @@ double ref_half(float x) {
   return std::fabs(r) > 65504 ? std::copysign(INFINITY, r) : r;
 }
 
+// tf32 tiles loaded from memory that holds kapi::precision::tf32 (rounded when stored, not
+// by the load): the same results as tf32 loaded from float.
+struct Tf32Stored {};
+template <class In>
+struct element_of {
+  using type = In;  // the joint_matrix element type
+};
+template <>
+struct element_of<Tf32Stored> {
+  using type = kapi::precision::tf32;
+};
+
 template <class In>
 double ref_round(float x) {
-  if constexpr (std::is_same_v<In, kapi::precision::tf32>) return ref_tf32(x);
+  if constexpr (std::is_same_v<In, kapi::precision::tf32> || std::is_same_v<In, Tf32Stored>) return ref_tf32(x);
   if constexpr (std::is_same_v<In, kapi::bfloat16>) return ref_bf16(x);
   if constexpr (std::is_same_v<In, kapi::half>) return ref_half(x);
 }
 template <class In>
 const char* type_name() {
   if constexpr (std::is_same_v<In, kapi::precision::tf32>) return "tf32";
+  if constexpr (std::is_same_v<In, Tf32Stored>) return "tf32 stored";
   if constexpr (std::is_same_v<In, kapi::bfloat16>) return "bf16";
   return "fp16";
 }
 template <class In>
-using load_t =
-    typename jm::joint_matrix<kapi::SubGroup, In, use::a, 16, (std::is_same_v<In, kapi::precision::tf32> ? 8 : 16),
-                              layout::row_major>::load_type;
+struct memory_of {  // what the tiles are loaded from
+  using type =
+      typename jm::joint_matrix<kapi::SubGroup, In, use::a, 16, (std::is_same_v<In, kapi::precision::tf32> ? 8 : 16),
+                                layout::row_major>::load_type;
+};
+template <>
+struct memory_of<Tf32Stored> {
+  using type = kapi::precision::tf32;
+};
+template <class In>
+using load_t = typename memory_of<In>::type;
 
 TEST(ReducedPrecision, ConversionsRoundAsDocumented) {
   ASSERT_EQ(std::fegetround(), FE_TONEAREST);
@@ -96,6 +117,7 @@ TEST(ReducedPrecision, ConversionsRoundAsDocumented) {
   }
   for (const float x : values) {
     EXPECT_EQ(double(kapi::round_to_tf32(x)), ref_tf32(x)) << x;
+    EXPECT_EQ(double(float(kapi::precision::tf32(x))), ref_tf32(x)) << x;
     EXPECT_EQ(double(float(kapi::bfloat16(x))), ref_bf16(x)) << x;
     EXPECT_EQ(double(float(kapi::half(x))), ref_half(x)) << x;
   }
@@ -103,7 +125,83 @@ TEST(ReducedPrecision, ConversionsRoundAsDocumented) {
   EXPECT_TRUE(std::isnan(float(kapi::half(std::numeric_limits<float>::quiet_NaN()))));
   EXPECT_EQ(kapi::half(1.0f).bits, 0x3c00);  // the IEEE binary16 and bfloat16 bit layouts
   EXPECT_EQ(kapi::bfloat16(1.0f).bits, 0x3f80);
+  EXPECT_EQ(kapi::precision::tf32(1.00048828125f).bits, 0x3f802000u);  // the tie rounds away from zero
+  EXPECT_EQ(kapi::precision::tf32(-1.00048828125f).bits, 0xbf802000u);
+  EXPECT_TRUE(std::isnan(float(kapi::precision::tf32(std::numeric_limits<float>::quiet_NaN()))));
   EXPECT_EQ(kapi::half(-2.0f).bits, 0xc000);
+}
+
+// The conversions in a kernel (one instruction each on CUDA sm_80+, integer code on host
+// backends) give the bits of the host conversions checked above, NaNs stay NaNs.
+struct Convert {
+  template <class In, class Out>
+  KOKKOS_INLINE_FUNCTION void operator()(const kapi::Item<1>& it, const In& in, const Out& out) const {
+    const std::size_t i = it.get_id(0);
+    out(i, 0) = kapi::precision::tf32(in(i)).bits;
+    out(i, 1) = kapi::bfloat16(in(i)).bits;
+    out(i, 2) = kapi::half(in(i)).bits;
+    out(i, 3) = kapi::detail::float_bits(kapi::round_to_tf32(in(i)));
+  }
+};
+
+template <class Space>
+void check_conversions_in_a_kernel() {
+  std::vector<float> values = {0.0f,
+                               -0.0f,
+                               1.0f,
+                               -1.0f,
+                               65504.0f,
+                               65519.0f,
+                               65520.0f,
+                               1e-8f,
+                               5.96e-8f,
+                               2.98e-8f,
+                               2.99e-8f,
+                               6.1e-5f,
+                               3.0e-5f,
+                               1.00048828125f,
+                               -1.00048828125f,
+                               1.001953125f,
+                               1.0029296875f,
+                               1e-40f,
+                               -3e-39f,
+                               std::numeric_limits<float>::max(),
+                               std::numeric_limits<float>::min(),
+                               INFINITY,
+                               -INFINITY,
+                               std::numeric_limits<float>::quiet_NaN()};
+  std::mt19937 gen(11);
+  std::uniform_int_distribution<std::uint32_t> bits;
+  for (int i = 0; i < 4096; ++i) {
+    const std::uint32_t u = bits(gen);
+    float f;
+    std::memcpy(&f, &u, 4);
+    values.push_back(f);  // NaNs too
+  }
+  const std::size_t n = values.size();
+  auto in = kapi_test::make_view<float, Space>("in", n, [&](std::size_t i) { return values[i]; });
+  Kokkos::View<std::uint32_t* [4], typename Space::memory_space> out("out", n);
+  kapi::call_kernel(Space(), Convert{}, kapi::Range<1>(n), in, out);
+  auto h = kapi_test::to_host(out);
+  const auto is_nan = [](std::uint32_t b, int width) {
+    return width == 32  ? (b & 0x7fffffffu) > 0x7f800000u
+           : width == 8 ? (b & 0x7fffu) > 0x7f80u
+                        : (b & 0x7fffu) > 0x7c00u;
+  };
+  for (std::size_t i = 0; i < n; ++i) {
+    const float x = values[i];
+    SCOPED_TRACE(x);
+    if (std::isnan(x)) {
+      EXPECT_TRUE(is_nan(h(i, 0), 32) && is_nan(h(i, 3), 32)) << std::hex << h(i, 0);
+      EXPECT_TRUE(is_nan(h(i, 1), 8)) << std::hex << h(i, 1);  // bfloat16: 8 exponent bits
+      EXPECT_TRUE(is_nan(h(i, 2), 5)) << std::hex << h(i, 2);
+      continue;
+    }
+    EXPECT_EQ(h(i, 0), kapi::precision::tf32(x).bits);
+    EXPECT_EQ(h(i, 1), kapi::bfloat16(x).bits);
+    EXPECT_EQ(h(i, 2), kapi::half(x).bits);
+    EXPECT_EQ(h(i, 3), kapi::precision::tf32(x).bits);
+  }
 }
 
 // ---- the kernel: one sub-group computes D = A·B + C from global or local memory
@@ -131,8 +229,9 @@ struct Mad {
       pa = la.get_pointer();
       pb = lb.get_pointer();
     }
-    jm::joint_matrix<kapi::SubGroup, In, use::a, M, K, LA> ma;
-    jm::joint_matrix<kapi::SubGroup, In, use::b, K, N, LB> mb;
+    using E = typename element_of<In>::type;
+    jm::joint_matrix<kapi::SubGroup, E, use::a, M, K, LA> ma;
+    jm::joint_matrix<kapi::SubGroup, E, use::b, K, N, LB> mb;
     jm::joint_matrix<kapi::SubGroup, float, use::accumulator, M, N> mc;
     jm::joint_matrix_load(sg, ma, pa, lda);
     jm::joint_matrix_load(sg, mb, pb, ldb);
@@ -274,10 +373,20 @@ void check_shape() {
   check_mad<Space, In, M, N, K, layout::col_major, layout::row_major, false>();
 }
 
+TYPED_TEST(JointMatrix, ConversionsInAKernelMatchTheHost) { check_conversions_in_a_kernel<TypeParam>(); }
+
 TYPED_TEST(JointMatrix, Tf32Shapes) {
   check_shape<TypeParam, kapi::precision::tf32, 16, 16, 8>();  // SYCL's CUDA backend shape
   check_shape<TypeParam, kapi::precision::tf32, 8, 8, 8>();    // padded to 16 rows
   check_shape<TypeParam, kapi::precision::tf32, 32, 24, 16>();
+}
+
+// The same shapes from memory that holds precision::tf32: no second rounding, the same
+// elements in the same places (CUDA: ldmatrix without conversion, element loads).
+TYPED_TEST(JointMatrix, Tf32ShapesFromRoundedStorage) {
+  check_shape<TypeParam, Tf32Stored, 16, 16, 8>();
+  check_shape<TypeParam, Tf32Stored, 8, 8, 8>();
+  check_shape<TypeParam, Tf32Stored, 32, 24, 16>();
 }
 
 TYPED_TEST(JointMatrix, Bf16Shapes) {
@@ -398,9 +507,11 @@ void check_async_shape(std::size_t m, std::size_t n, std::size_t k) {
 TYPED_TEST(JointMatrix, AsynchronousPipelineShapes) {
   using Three = matmul::JointShape<kapi::precision::tf32, false, 32, 2, 3>;
   using Four = matmul::JointShape<kapi::precision::tf32, false, 16, 2, 4>;
+  using Wide = matmul::JointShape<kapi::precision::tf32, false, 32, 2, 3, 64>;  // 64×64 per sub-group
   for (const auto& s : std::vector<std::vector<std::size_t>>{{200, 300, 150}, {129, 67, 41}, {130, 131, 20}}) {
     check_async_shape<TypeParam, Three>(s[0], s[1], s[2]);
     check_async_shape<TypeParam, Four>(s[0], s[1], s[2]);
+    check_async_shape<TypeParam, Wide>(s[0], s[1], s[2]);
   }
 }
 

@@ -18,8 +18,11 @@
 //
 // Element types (A and B; the accumulator is float):
 //   precision::tf32  loaded from float, each element rounded by kapi::round_to_tf32
-//                    (to nearest, ties away: cvt.rna.tf32.f32); shapes M×K×N with K a
-//                    multiple of 8 (SYCL's CUDA backend: m16n16k8)
+//                    (to nearest, ties away: cvt.rna.tf32.f32) as it is loaded, or from
+//                    precision::tf32 (rounded when it was stored: a tile staged in local
+//                    memory once and loaded by several sub-groups is rounded once per
+//                    element, not once per load); shapes M×K×N with K a multiple of 8
+//                    (SYCL's CUDA backend: m16n16k8)
 //   kapi::bfloat16, kapi::half
 //                    loaded from the same type; K a multiple of 16 (m16n16k16, m32n8k16,
 //                    m8n32k16)
@@ -69,9 +72,10 @@ template <class T>
 struct element;  // what an A or B element type is stored as, loaded from, and its mma K
 template <>
 struct element<precision::tf32> {
-  using load_type = float;
+  using load_type = float;  // or precision::tf32: already rounded
   static constexpr std::size_t k = 8;
   KAPI_FUNCTION static float to_float(float x) { return round_to_tf32(x); }
+  KAPI_FUNCTION static float to_float(precision::tf32 x) { return float(x); }
 };
 template <>
 struct element<bfloat16> {
@@ -146,6 +150,7 @@ __device__ inline unsigned lane_id() {
   asm("mov.u32 %0, %%laneid;" : "=r"(l));
   return l;
 }
+__device__ inline std::uint32_t tf32_bits(precision::tf32 x) { return x.bits; }  // rounded when stored
 __device__ inline std::uint32_t tf32_bits(float x) {
   std::uint32_t r;
   asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
@@ -273,7 +278,8 @@ KAPI_FUNCTION void load(joint_matrix<Group, T, Use, Rows, Cols, Layout>& m, cons
         for (std::size_t fm = 0; fm < FM; ++fm)
           for (std::size_t fk = 0; fk < FK; ++fk) {
             ldmatrix_x4(m.data.r[fm][fk], p + 16 * fm * stride + 8 * fk);
-            for (std::size_t j = 0; j < 4; ++j) m.data.r[fm][fk][j] = tf32_bits(__uint_as_float(m.data.r[fm][fk][j]));
+            if constexpr (std::is_same<L, float>::value)
+              for (std::size_t j = 0; j < 4; ++j) m.data.r[fm][fk][j] = tf32_bits(__uint_as_float(m.data.r[fm][fk][j]));
           }
         return;
       }
@@ -407,6 +413,15 @@ KAPI_FUNCTION void joint_matrix_load(const Group&, joint_matrix<Group, T, Use, R
   detail::load<false>(m, src, stride, Layout, 0, 0, 0, 0);
 }
 
+/// Loads a tf32 A or B tile from memory that holds precision::tf32 values (rounded when
+/// they were stored): the elements are used as they are.
+template <class Group, use Use, std::size_t Rows, std::size_t Cols, layout Layout>
+KAPI_FUNCTION void joint_matrix_load(const Group&, joint_matrix<Group, precision::tf32, Use, Rows, Cols, Layout>& m,
+                                     const precision::tf32* src, std::size_t stride) {
+  static_assert(Use != use::accumulator, "kapi::joint_matrix_load: an accumulator load takes its layout");
+  detail::load<false>(m, src, stride, Layout, 0, 0, 0, 0);
+}
+
 /// Loads an accumulator tile with the given layout.
 template <class Group, std::size_t Rows, std::size_t Cols>
 KAPI_FUNCTION void joint_matrix_load(const Group&, joint_matrix<Group, float, use::accumulator, Rows, Cols>& m,
@@ -429,6 +444,14 @@ KAPI_FUNCTION void joint_matrix_load_checked(
     const Group&, joint_matrix<Group, T, Use, Rows, Cols, Layout>& m,
     const typename joint_matrix<Group, T, Use, Rows, Cols, Layout>::load_type* base, std::size_t stride,
     std::size_t height, std::size_t width, std::size_t row, std::size_t col) {
+  static_assert(Use != use::accumulator, "kapi::joint_matrix_load_checked: an accumulator load takes its layout");
+  detail::load<true>(m, base, stride, Layout, height, width, row, col);
+}
+template <class Group, use Use, std::size_t Rows, std::size_t Cols, layout Layout>
+KAPI_FUNCTION void joint_matrix_load_checked(const Group&,
+                                             joint_matrix<Group, precision::tf32, Use, Rows, Cols, Layout>& m,
+                                             const precision::tf32* base, std::size_t stride, std::size_t height,
+                                             std::size_t width, std::size_t row, std::size_t col) {
   static_assert(Use != use::accumulator, "kapi::joint_matrix_load_checked: an accumulator load takes its layout");
   detail::load<true>(m, base, stride, Layout, height, width, row, col);
 }

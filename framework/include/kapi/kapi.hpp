@@ -33,6 +33,7 @@
 #include <kapi/sub_group_algorithms.hpp>
 
 // Building blocks for tuned kernels
+#include <kapi/async_copy.hpp>
 #include <kapi/joint_matrix.hpp>
 #include <kapi/reduced_precision.hpp>
 #include <kapi/register_block.hpp>

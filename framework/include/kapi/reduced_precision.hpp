@@ -7,16 +7,26 @@
 //   kapi::half       IEEE binary16, the layout of CUDA's __half; from float rounds to
 //                    nearest, ties to even, with subnormals (as __float2half_rn)
 //   kapi::precision::tf32
-//                    a tag, not a storage type (SYCL's matrix::precision::tf32): a tf32
-//                    joint_matrix holds floats rounded to 10 mantissa bits;
+//                    the element type of a tf32 joint_matrix (SYCL's matrix::precision::tf32),
+//                    also 32 bits of storage: a float already rounded to 10 mantissa bits.
 //                    kapi::round_to_tf32 rounds to nearest, ties away from zero
-//                    (cvt.rna.tf32.f32, what the CUDA path executes)
-// The conversions are integer code, identical on host and device (no library types, so
-// host backends and device passes agree bit for bit).
+//                    (cvt.rna.tf32.f32, what the CUDA path executes). A joint_matrix
+//                    loaded from float rounds every element it loads; staging a tile as
+//                    precision::tf32 rounds each element once and loads it as it is.
+// The conversions are integer code on host backends and one conversion instruction on
+// CUDA sm_80+ (cvt.rna.tf32.f32, cvt.rn.bf16.f32, cvt.rn.f16.f32: a kernel that stages
+// tiles converts every element it copies), with the same rounding, so host and device
+// agree bit for bit on every number; a NaN stays a NaN, its payload is the backend's.
 #include <cstdint>
 #include <cstring>
 
 #include <kapi/config.hpp>
+
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 800)
+#define KAPI_REDUCED_PRECISION_CVT 1
+#else
+#define KAPI_REDUCED_PRECISION_CVT 0
+#endif
 
 namespace kapi {
 
@@ -46,10 +56,16 @@ struct bfloat16 {
     return x;
   }
   KAPI_FUNCTION static std::uint16_t from_float(float f) {
+#if KAPI_REDUCED_PRECISION_CVT
+    std::uint16_t b;
+    asm("cvt.rn.bf16.f32 %0, %1;" : "=h"(b) : "f"(f));
+    return b;
+#else
     std::uint32_t u = detail::float_bits(f);
     if ((u & 0x7fffffffu) > 0x7f800000u) return std::uint16_t((u >> 16) | 0x0040u);  // NaN stays a (quiet) NaN
     u += 0x7fffu + ((u >> 16) & 1u);                                                 // to nearest, ties to even
     return std::uint16_t(u >> 16);
+#endif
   }
 };
 
@@ -66,6 +82,11 @@ struct half {
     return x;
   }
   KAPI_FUNCTION static std::uint16_t from_float(float f) {
+#if KAPI_REDUCED_PRECISION_CVT
+    std::uint16_t b;
+    asm("cvt.rn.f16.f32 %0, %1;" : "=h"(b) : "f"(f));
+    return b;
+#else
     const std::uint32_t x = detail::float_bits(f);
     const std::uint32_t sign = (x >> 16) & 0x8000u, ax = x & 0x7fffffffu;
     if (ax > 0x7f800000u) return std::uint16_t(sign | 0x7e00u);   // NaN
@@ -83,6 +104,7 @@ struct half {
     const std::uint32_t rest = ax & 0x1fffu;
     if (rest > 0x1000u || (rest == 0x1000u && (r & 1u))) ++r;  // a carry may reach infinity: correct
     return std::uint16_t(sign | r);
+#endif
   }
   KAPI_FUNCTION static float to_float(std::uint16_t h) {
     const std::uint32_t sign = std::uint32_t(h & 0x8000u) << 16, e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
@@ -95,18 +117,37 @@ struct half {
   }
 };
 
-namespace precision {
-/// The element type tag of a tf32 joint_matrix (storage: float).
-struct tf32 {};
-}  // namespace precision
-
 /// f rounded to tf32 (10 mantissa bits), to nearest with ties away from zero, as the
 /// CUDA path's cvt.rna.tf32.f32; infinities and NaNs unchanged.
 KAPI_FUNCTION float round_to_tf32(float f) {
+#if KAPI_REDUCED_PRECISION_CVT
+  std::uint32_t r;
+  asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(f));
+  return detail::bits_float(r);
+#else
   std::uint32_t u = detail::float_bits(f);
   if ((u & 0x7f800000u) == 0x7f800000u) return f;
   u = (u + 0x1000u) & 0xffffe000u;
   return detail::bits_float(u);
+#endif
 }
+
+namespace precision {
+/// tf32: the element type of a tf32 joint_matrix, and its storage once rounded: 32 bits
+/// holding round_to_tf32 of the float it was made from. A tile staged in local memory as
+/// tf32 is rounded once per element; joint_matrix_load reads it without rounding again.
+struct tf32 {
+  std::uint32_t bits = 0;
+
+  tf32() = default;
+  KAPI_FUNCTION tf32(float f) : bits(detail::float_bits(round_to_tf32(f))) {}  // NOLINT: converts like bfloat16
+  KAPI_FUNCTION operator float() const { return detail::bits_float(bits); }
+  KAPI_FUNCTION static tf32 from_bits(std::uint32_t b) {
+    tf32 x;
+    x.bits = b;
+    return x;
+  }
+};
+}  // namespace precision
 
 }  // namespace kapi

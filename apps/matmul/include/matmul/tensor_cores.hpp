@@ -1,8 +1,8 @@
 #pragma once
 // The matrix product on tensor cores: a flat nd-range kernel built on kapi::joint_matrix
 // (kapi/joint_matrix.hpp), for fp32 matrices with reduced-precision inputs:
-//   tuned-tf32  A and B rounded to tf32 (kapi::round_to_tf32, by joint_matrix_load)
-//   tuned-bf16  A and B rounded to bfloat16 (to nearest even) as the tiles are staged
+//   tuned-tf32  A and B rounded to tf32 (kapi::round_to_tf32) as the tiles are staged
+//   tuned-bf16  A and B rounded to bfloat16 (to nearest even) likewise
 //   tuned-fp16  A and B rounded to IEEE half likewise
 // products summed in fp32; C is fp32. The inputs stay fp32 in memory: the conversion is
 // part of the kernel (and of its time), where the tiles are copied to local memory.
@@ -43,18 +43,21 @@ namespace matmul {
 
 /// Block sizes of the tensor-core kernel: BM×BN of C per group in WM×WN tiles per
 /// sub-group, BK of K per step; on a device, min_groups groups resident per multiprocessor
-/// (two: at most 128 registers per work-item).
-template <class In, bool Host, int DeviceBK = 16, int DeviceMinGroups = 2, int DeviceStages = 0>
+/// (two: at most 128 registers per work-item with 8 sub-groups, 255 with 4).
+template <class In, bool Host, int DeviceBK = 16, int DeviceMinGroups = 2, int DeviceStages = 0, int DeviceWN = 32>
 struct JointShape {
-  using Storage = typename kapi::matrix::detail::element<In>::load_type;  // local tiles hold this
-  static constexpr int KS = int(kapi::matrix::detail::element<In>::k);    // mma K
+  static constexpr int KS = int(kapi::matrix::detail::element<In>::k);  // mma K
   static constexpr int BM = Host ? 64 : 128, BN = Host ? 64 : 128, BK = Host ? 32 : DeviceBK;
-  static constexpr int WM = Host ? 32 : 64, WN = 32;
+  static constexpr int WM = Host ? 32 : 64, WN = Host ? 32 : DeviceWN;
   // stages > 0: tiles copied asynchronously (kapi/async_copy.hpp) into `stages` buffers,
   // stages - 1 steps ahead; 0: the next tile staged in registers, two buffers.
   static constexpr int stages = Host ? 0 : DeviceStages;
-  static_assert(stages == 0 || (stages >= 2 && std::is_same<Storage, float>::value),
+  static_assert(stages == 0 || (stages >= 2 && std::is_same<In, kapi::precision::tf32>::value),
                 "the asynchronous pipeline copies fp32 tiles as they are (tf32), in at least two buffers");
+  // Local tiles hold the input type, rounded once as they are staged (tf32: precision::tf32,
+  // not rounded again by each sub-group's loads); the asynchronous copies land fp32 as it
+  // is, rounded by the loads.
+  using Storage = std::conditional_t<(stages > 0), float, In>;
   static constexpr int buffers = Host ? 1 : stages > 0 ? stages : 2;
   static constexpr int min_groups = Host ? 1 : DeviceMinGroups;
   // Row padding of the tiles, in elements: A 16 bytes (its rows go through ldmatrix:
@@ -105,10 +108,11 @@ struct JointMatmul {
   KOKKOS_INLINE_FUNCTION static void put(S* dst, const Run& run) {
     if constexpr (std::is_same<S, float>::value) {
       run.store(dst);
-    } else {  // 16-bit storage: rounded here, once per element and group
-      kapi::Vec<std::uint16_t, 4> packed;
+    } else {  // rounded here, once per element and group
+      using Bits = decltype(S::bits);
+      kapi::Vec<Bits, 4> packed;
       for (int e = 0; e < 4; ++e) packed[e] = S(run.v[e]).bits;
-      packed.store(reinterpret_cast<std::uint16_t*>(dst));
+      packed.store(reinterpret_cast<Bits*>(dst));
     }
   }
 
