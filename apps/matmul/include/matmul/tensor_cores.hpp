@@ -120,9 +120,31 @@ struct JointMatmul {
     Run a[a_per_item], b[b_per_item];
   };
 
+  // Where run i of this work-item starts in the step's A block (row-major, rows lda
+  // apart) and B block: for steps that lie inside both matrices with 16-byte aligned runs.
+  KOKKOS_INLINE_FUNCTION static std::size_t a_offset(int i, int lid, std::size_t lda) {
+    const int run = lid + i * items;
+    return std::size_t(run / (BK / 4)) * lda + std::size_t(run % (BK / 4)) * 4;
+  }
+  KOKKOS_INLINE_FUNCTION static std::size_t b_offset(int i, int lid, std::size_t ldb) {
+    const int run = lid + i * items;
+    return std::size_t(run / (BN / 4)) * ldb + std::size_t(run % (BN / 4)) * 4;
+  }
+
+  // inside: the step's blocks lie inside A and B, rows contiguous and every run 16-byte
+  // aligned, so that each run is one 16-byte load without checks (all but edge groups).
   template <class A, class B>
   KOKKOS_INLINE_FUNCTION static void fetch_tiles(Stage& s, const A& a, const B& b, std::size_t row0, std::size_t col0,
-                                                 std::size_t k0, int lid, bool vectors) {
+                                                 std::size_t k0, int lid, bool vectors, bool inside) {
+    if (inside) {
+      const float* pa = a.data() + row0 * a.stride(0) + k0;
+      const float* pb = b.data() + k0 * b.stride(0) + col0;
+      for (int i = 0; i < a_per_item; ++i)
+        if (a_runs % items == 0 || lid + i * items < a_runs) s.a[i] = Run::load(pa + a_offset(i, lid, a.stride(0)));
+      for (int i = 0; i < b_per_item; ++i)
+        if (b_runs % items == 0 || lid + i * items < b_runs) s.b[i] = Run::load(pb + b_offset(i, lid, b.stride(0)));
+      return;
+    }
     for (int i = 0; i < a_per_item; ++i) {
       const int run = lid + i * items;
       if (a_runs % items == 0 || run < a_runs)
@@ -163,7 +185,24 @@ struct JointMatmul {
   }
   template <class A, class B>
   KOKKOS_INLINE_FUNCTION static void copy_tiles(S* as, S* bs, const A& a, const B& b, std::size_t row0,
-                                                std::size_t col0, std::size_t k0, int lid, bool vectors) {
+                                                std::size_t col0, std::size_t k0, int lid, bool vectors, bool inside) {
+    if (inside) {
+      const float* pa = a.data() + row0 * a.stride(0) + k0;
+      const float* pb = b.data() + k0 * b.stride(0) + col0;
+      for (int i = 0; i < a_per_item; ++i) {
+        const int run = lid + i * items;
+        if (a_runs % items == 0 || run < a_runs)
+          kapi::async_copy<16>(as + (run / (BK / 4)) * a_stride + (run % (BK / 4)) * 4,
+                               pa + a_offset(i, lid, a.stride(0)), true);
+      }
+      for (int i = 0; i < b_per_item; ++i) {
+        const int run = lid + i * items;
+        if (b_runs % items == 0 || run < b_runs)
+          kapi::async_copy<16>(bs + (run / (BN / 4)) * b_stride + (run % (BN / 4)) * 4,
+                               pb + b_offset(i, lid, b.stride(0)), true);
+      }
+      return;
+    }
     for (int i = 0; i < a_per_item; ++i) {
       const int run = lid + i * items;
       if (a_runs % items == 0 || run < a_runs)
@@ -179,6 +218,7 @@ struct JointMatmul {
   }
 
   KOKKOS_INLINE_FUNCTION static void multiply_tiles(const SG& sg, Acc& acc, const S* as, const S* bs, int wm, int wn) {
+    KAPI_UNROLL
     for (int kk = 0; kk < BK; kk += KS) {
       AFrag fa;
       BFrag fb;
@@ -207,6 +247,10 @@ struct JointMatmul {
     const bool vectors = a.stride(0) % 4 == 0 && b.stride(0) % 4 == 0 &&
                          reinterpret_cast<std::uintptr_t>(a.data()) % 16 == 0 &&
                          reinterpret_cast<std::uintptr_t>(b.data()) % 16 == 0;
+    // A group away from the right and bottom edges reads its steps without checks (the
+    // last, partial step of K aside).
+    const bool interior = vectors && a.stride(1) == 1 && b.stride(1) == 1 && row0 + BM <= m && col0 + BN <= n;
+    const auto inside = [&](std::size_t k0) { return interior && k0 + BK <= k_extent; };
     S* const as = a_tiles.get_pointer();
     S* const bs = b_tiles.get_pointer();
 
@@ -222,7 +266,8 @@ struct JointMatmul {
       const std::size_t steps = kapi::ceil_div(k_extent, std::size_t(BK));
       for (int s = 0; s < stages - 1; ++s) {
         if (std::size_t(s) < steps)
-          copy_tiles(as + s * a_tile_size, bs + s * b_tile_size, a, b, row0, col0, std::size_t(s) * BK, lid, vectors);
+          copy_tiles(as + s * a_tile_size, bs + s * b_tile_size, a, b, row0, col0, std::size_t(s) * BK, lid, vectors,
+                     inside(std::size_t(s) * BK));
         kapi::async_copy_commit();
       }
       for (std::size_t kt = 0; kt < steps; ++kt) {
@@ -231,7 +276,8 @@ struct JointMatmul {
         const std::size_t ahead = kt + stages - 1;
         if (ahead < steps) {
           const int slot = int(ahead % stages);
-          copy_tiles(as + slot * a_tile_size, bs + slot * b_tile_size, a, b, row0, col0, ahead * BK, lid, vectors);
+          copy_tiles(as + slot * a_tile_size, bs + slot * b_tile_size, a, b, row0, col0, ahead * BK, lid, vectors,
+                     inside(ahead * BK));
         }
         kapi::async_copy_commit();
         const int slot = int(kt % stages);
@@ -239,13 +285,14 @@ struct JointMatmul {
       }
     } else if constexpr (Shape::buffers == 2) {
       Stage stage;
-      fetch_tiles(stage, a, b, row0, col0, 0, lid, vectors);
+      fetch_tiles(stage, a, b, row0, col0, 0, lid, vectors, inside(0));
       store_tiles(stage, as, bs, lid);
       kapi::group_barrier(it.get_group());
       int buf = 0;
       for (std::size_t k0 = 0; k0 < k_extent; k0 += BK) {
         const bool more = k0 + BK < k_extent;
-        if (more) fetch_tiles(stage, a, b, row0, col0, k0 + BK, lid, vectors);  // in flight during the multiply
+        if (more)
+          fetch_tiles(stage, a, b, row0, col0, k0 + BK, lid, vectors, inside(k0 + BK));  // flies during the multiply
         multiply_tiles(sg, acc, as + buf * a_tile_size, bs + buf * b_tile_size, wm, wn);
         if (more) store_tiles(stage, as + (buf ^ 1) * a_tile_size, bs + (buf ^ 1) * b_tile_size, lid);
         kapi::group_barrier(it.get_group());
@@ -254,7 +301,7 @@ struct JointMatmul {
     } else {
       Stage stage;
       for (std::size_t k0 = 0; k0 < k_extent; k0 += BK) {
-        fetch_tiles(stage, a, b, row0, col0, k0, lid, vectors);
+        fetch_tiles(stage, a, b, row0, col0, k0, lid, vectors, inside(k0));
         store_tiles(stage, as, bs, lid);
         kapi::group_barrier(it.get_group());
         multiply_tiles(sg, acc, as, bs, wm, wn);
