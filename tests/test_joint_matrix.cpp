@@ -85,27 +85,35 @@ struct memory_of<Tf32Stored> {
 template <class In>
 using load_t = typename memory_of<In>::type;
 
+// Values at the edges of the three formats: overflow to infinity, subnormals, ties.
+std::vector<float> edge_values() {
+  return {0.0f,
+          -0.0f,
+          1.0f,
+          -1.0f,
+          65504.0f,
+          65519.0f,
+          65520.0f,
+          1e-8f,
+          5.96e-8f,
+          2.98e-8f,
+          2.99e-8f,
+          6.1e-5f,
+          3.0e-5f,
+          1.00048828125f /* tf32 tie */,
+          -1.00048828125f,
+          1.001953125f /* bf16 tie */,
+          1.0029296875f,
+          1e-40f,
+          -3e-39f,
+          std::numeric_limits<float>::max(),
+          std::numeric_limits<float>::min()};
+}
+
 TEST(ReducedPrecision, ConversionsRoundAsDocumented) {
   ASSERT_EQ(std::fegetround(), FE_TONEAREST);
   std::mt19937 gen(7);
-  std::vector<float> values = {0.0f,
-                               -0.0f,
-                               1.0f,
-                               -1.0f,
-                               65504.0f,
-                               65519.0f,
-                               65520.0f,
-                               1e-8f,
-                               5.96e-8f,
-                               2.98e-8f,
-                               2.99e-8f,
-                               6.1e-5f,
-                               3.0e-5f,
-                               1.00048828125f /* tf32 tie */,
-                               1.001953125f /* bf16 tie */,
-                               1.0029296875f,
-                               std::numeric_limits<float>::max(),
-                               std::numeric_limits<float>::min()};
+  std::vector<float> values = edge_values();
   std::uniform_real_distribution<float> unit(-1, 1);
   std::uniform_int_distribution<std::uint32_t> bits;
   for (int i = 0; i < 20000; ++i) values.push_back(unit(gen));
@@ -146,30 +154,8 @@ struct Convert {
 
 template <class Space>
 void check_conversions_in_a_kernel() {
-  std::vector<float> values = {0.0f,
-                               -0.0f,
-                               1.0f,
-                               -1.0f,
-                               65504.0f,
-                               65519.0f,
-                               65520.0f,
-                               1e-8f,
-                               5.96e-8f,
-                               2.98e-8f,
-                               2.99e-8f,
-                               6.1e-5f,
-                               3.0e-5f,
-                               1.00048828125f,
-                               -1.00048828125f,
-                               1.001953125f,
-                               1.0029296875f,
-                               1e-40f,
-                               -3e-39f,
-                               std::numeric_limits<float>::max(),
-                               std::numeric_limits<float>::min(),
-                               INFINITY,
-                               -INFINITY,
-                               std::numeric_limits<float>::quiet_NaN()};
+  std::vector<float> values = edge_values();
+  values.insert(values.end(), {INFINITY, -INFINITY, std::numeric_limits<float>::quiet_NaN()});
   std::mt19937 gen(11);
   std::uniform_int_distribution<std::uint32_t> bits;
   for (int i = 0; i < 4096; ++i) {
