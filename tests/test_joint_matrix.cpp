@@ -395,8 +395,9 @@ struct FillAndChecked {
   template <class VA, class VD>
   KOKKOS_INLINE_FUNCTION void operator()(const kapi::NdItem<1>& it, const VA& a, const VD& d, const VD& e) const {
     const kapi::SubGroup sg = it.get_sub_group();
-    jm::joint_matrix<kapi::SubGroup, In, use::a, M, K, layout::row_major> ma;
-    jm::joint_matrix<kapi::SubGroup, In, use::b, K, N, layout::row_major> mb;
+    using E = typename element_of<In>::type;
+    jm::joint_matrix<kapi::SubGroup, E, use::a, M, K, layout::row_major> ma;
+    jm::joint_matrix<kapi::SubGroup, E, use::b, K, N, layout::row_major> mb;
     jm::joint_matrix<kapi::SubGroup, float, use::accumulator, M, N> mc;
     jm::joint_matrix_fill(sg, ma, 1.5f);
     jm::joint_matrix_fill(sg, mb, -0.75f);
@@ -439,6 +440,7 @@ void check_fill_and_checked() {
 
 TYPED_TEST(JointMatrix, FillAndCheckedLoadStore) {
   check_fill_and_checked<TypeParam, kapi::precision::tf32, 16, 16, 8>();
+  check_fill_and_checked<TypeParam, Tf32Stored, 16, 16, 8>();  // the checked load from precision::tf32
   check_fill_and_checked<TypeParam, kapi::bfloat16, 16, 16, 16>();
   check_fill_and_checked<TypeParam, kapi::half, 8, 32, 16>();
 }
