@@ -151,11 +151,11 @@ __device__ inline unsigned lane_id() {
   return l;
 }
 __device__ inline std::uint32_t tf32_bits(precision::tf32 x) { return x.bits; }  // rounded when stored
-__device__ inline std::uint32_t tf32_bits(float x) {
-  std::uint32_t r;
-  asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
-  return r;
-}
+// A float rounded by kapi::round_to_tf32, as the bits an mma operand register takes.
+// In device code that is one cvt.rna.tf32.f32; the conversion is written once, in
+// reduced_precision.hpp, so that joint_matrix loads and precision::tf32 staging round
+// alike.
+__device__ inline std::uint32_t tf32_bits(float x) { return __float_as_uint(round_to_tf32(x)); }
 template <class T>
 __device__ inline std::uint32_t pack(T lo, T hi) {
   return std::uint32_t(lo.bits) | (std::uint32_t(hi.bits) << 16);
