@@ -120,8 +120,9 @@ struct JointMatmul {
     Run a[a_per_item], b[b_per_item];
   };
 
-  // Where run i of this work-item starts in the step's A block (row-major, rows lda
-  // apart) and B block: for steps that lie inside both matrices with 16-byte aligned runs.
+  // Where run i of this work-item starts in a block of A (BM×BK) or B (BK×BN) whose rows
+  // are ld apart: the step's block in the matrix (steps inside both matrices, 16-byte
+  // aligned runs) or its tile in local memory (ld = a_stride, b_stride).
   KOKKOS_INLINE_FUNCTION static std::size_t a_offset(int i, int lid, std::size_t lda) {
     const int run = lid + i * items;
     return std::size_t(run / (BK / 4)) * lda + std::size_t(run % (BK / 4)) * 4;
@@ -159,11 +160,11 @@ struct JointMatmul {
   KOKKOS_INLINE_FUNCTION static void store_tiles(const Stage& s, S* as, S* bs, int lid) {
     for (int i = 0; i < a_per_item; ++i) {
       const int run = lid + i * items;
-      if (a_runs % items == 0 || run < a_runs) put(as + (run / (BK / 4)) * a_stride + (run % (BK / 4)) * 4, s.a[i]);
+      if (a_runs % items == 0 || run < a_runs) put(as + a_offset(i, lid, a_stride), s.a[i]);
     }
     for (int i = 0; i < b_per_item; ++i) {
       const int run = lid + i * items;
-      if (b_runs % items == 0 || run < b_runs) put(bs + (run / (BN / 4)) * b_stride + (run % (BN / 4)) * 4, s.b[i]);
+      if (b_runs % items == 0 || run < b_runs) put(bs + b_offset(i, lid, b_stride), s.b[i]);
     }
   }
 
@@ -192,27 +193,25 @@ struct JointMatmul {
       for (int i = 0; i < a_per_item; ++i) {
         const int run = lid + i * items;
         if (a_runs % items == 0 || run < a_runs)
-          kapi::async_copy<16>(as + (run / (BK / 4)) * a_stride + (run % (BK / 4)) * 4,
-                               pa + a_offset(i, lid, a.stride(0)), true);
+          kapi::async_copy<16>(as + a_offset(i, lid, a_stride), pa + a_offset(i, lid, a.stride(0)), true);
       }
       for (int i = 0; i < b_per_item; ++i) {
         const int run = lid + i * items;
         if (b_runs % items == 0 || run < b_runs)
-          kapi::async_copy<16>(bs + (run / (BN / 4)) * b_stride + (run % (BN / 4)) * 4,
-                               pb + b_offset(i, lid, b.stride(0)), true);
+          kapi::async_copy<16>(bs + b_offset(i, lid, b_stride), pb + b_offset(i, lid, b.stride(0)), true);
       }
       return;
     }
     for (int i = 0; i < a_per_item; ++i) {
       const int run = lid + i * items;
       if (a_runs % items == 0 || run < a_runs)
-        copy_run(as + (run / (BK / 4)) * a_stride + (run % (BK / 4)) * 4, a, row0 + std::size_t(run / (BK / 4)),
+        copy_run(as + a_offset(i, lid, a_stride), a, row0 + std::size_t(run / (BK / 4)),
                  k0 + std::size_t(run % (BK / 4)) * 4, vectors);
     }
     for (int i = 0; i < b_per_item; ++i) {
       const int run = lid + i * items;
       if (b_runs % items == 0 || run < b_runs)
-        copy_run(bs + (run / (BN / 4)) * b_stride + (run % (BN / 4)) * 4, b, k0 + std::size_t(run / (BN / 4)),
+        copy_run(bs + b_offset(i, lid, b_stride), b, k0 + std::size_t(run / (BN / 4)),
                  col0 + std::size_t(run % (BN / 4)) * 4, vectors);
     }
   }
