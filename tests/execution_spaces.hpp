@@ -7,6 +7,7 @@
 #include <kapi/execution_space.hpp>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #ifndef KAPI_TEST_EVERY_SPACE
 #define KAPI_TEST_EVERY_SPACE 0
@@ -68,6 +69,12 @@ Kokkos::View<T*, typename Space::memory_space> make_view(const char* label, std:
   for (std::size_t i = 0; i < n; ++i) h(i) = f(i);
   Kokkos::deep_copy(v, h);
   return v;
+}
+
+/// A device copy of `values`: one instantiation per value type and space.
+template <class T, class Space>
+Kokkos::View<T*, typename Space::memory_space> make_view(const char* label, const std::vector<T>& values) {
+  return make_view<T, Space>(label, values.size(), [&](std::size_t i) { return values[i]; });
 }
 
 template <class View>

@@ -84,25 +84,39 @@ void reference(OpKind k, const std::vector<T>& in, std::size_t size, T init, std
   }
 }
 
-template <class Space, class T, OpKind K, int N>
-void check_group_ops(const kapi::NdRange<N>& range) {
-  const std::size_t n = range.global.size(), size = range.local.size();
-  std::vector<T> in(n);
-  for (std::size_t i = 0; i < n; ++i) in[i] = input<T>(K, i);
-  const T init = op_init<T>(K);
-  auto din = kapi_test::make_view<T, Space>("in", n, [&](std::size_t i) { return in[i]; });
-  Mat<T, Space> out("out", rows, n);
-  kapi::call_kernel(Space(), GroupOps<T, typename KapiOp<K>::type, Space>{din, out, init}, range);
+// The kernel's results against the reference. Only the launch depends on the operator's
+// type: everything else is compiled once per value type.
+template <class T, class View>
+void expect_group_ops(OpKind k, const std::vector<T>& in, std::size_t size, T init, const View& out) {
+  const std::size_t n = in.size();
   std::vector<std::vector<T>> ref;
-  reference(K, in, size, init, ref);
+  reference(k, in, size, init, ref);
   auto h = kapi_test::to_host(out);
   static const char* row_names[] = {"reduce",         "inclusive",      "exclusive",
                                     "inclusive+init", "exclusive+init", "reduce+init"};
   for (int r = 0; r < rows; ++r)
     for (std::size_t i = 0; i < n; ++i)
-      ASSERT_EQ(h(r, i), ref[r][i]) << row_names[r] << " with " << op_name(K) << " on " << kapi_test::type_name<T>()
+      ASSERT_EQ(h(r, i), ref[r][i]) << row_names[r] << " with " << op_name(k) << " on " << kapi_test::type_name<T>()
                                     << ", group size " << size << ", work-item " << i % size << " of group "
                                     << i / size;
+}
+
+template <class T>
+std::vector<T> inputs(OpKind k, std::size_t n) {
+  std::vector<T> in(n);
+  for (std::size_t i = 0; i < n; ++i) in[i] = input<T>(k, i);
+  return in;
+}
+
+template <class Space, class T, OpKind K, int N>
+void check_group_ops(const kapi::NdRange<N>& range) {
+  const std::size_t n = range.global.size();
+  const std::vector<T> in = inputs<T>(K, n);
+  const T init = op_init<T>(K);
+  auto din = kapi_test::make_view<T, Space>("in", in);
+  Mat<T, Space> out("out", rows, n);
+  kapi::call_kernel(Space(), GroupOps<T, typename KapiOp<K>::type, Space>{din, out, init}, range);
+  expect_group_ops(K, in, range.local.size(), init, out);
 }
 
 template <class Space, class T, OpKind... K>
@@ -426,14 +440,46 @@ struct JointOps {
   };
 };
 
+// The joint algorithms' results against the reference, compiled once per value type.
+template <class T, class View>
+void expect_joint(OpKind op, const std::vector<T>& in, std::size_t groups, std::size_t size, std::size_t len,
+                  bool local_memory, T init, const View& scans, const View& reduces) {
+  auto hs = kapi_test::to_host(scans);
+  auto hr = kapi_test::to_host(reduces);
+  const std::string what = std::string(op_name(op)) + " on " + kapi_test::type_name<T>() + ", group size " +
+                           std::to_string(size) + ", length " + std::to_string(len) +
+                           (local_memory ? ", local memory" : ", global memory");
+  for (std::size_t g = 0; g < groups; ++g) {
+    T total = ref_identity<T>(op), total_init = init;
+    bool any = false, all = true;
+    for (std::size_t k = 0; k < len; ++k) {
+      const T x = in[g * len + k];
+      const std::size_t i = g * len + k;
+      ASSERT_EQ(hs(2, i), total) << "exclusive, element " << k << ", " << what;
+      ASSERT_EQ(hs(3, i), total_init) << "exclusive+init, element " << k << ", " << what;
+      total = ref_apply(op, total, x);
+      total_init = ref_apply(op, total_init, x);
+      ASSERT_EQ(hs(0, i), total) << "inclusive, element " << k << ", " << what;
+      ASSERT_EQ(hs(1, i), total_init) << "inclusive+init, element " << k << ", " << what;
+      any |= x > T(0), all &= x > T(0);
+    }
+    EXPECT_EQ(hr(g, 0), total) << "reduce, group " << g << ", " << what;
+    EXPECT_EQ(hr(g, 1), total_init) << "reduce+init, group " << g << ", " << what;
+    EXPECT_EQ(hr(g, 2), T(any)) << "any, " << what;
+    EXPECT_EQ(hr(g, 3), T(all)) << "all, " << what;
+    EXPECT_EQ(hr(g, 4), T(!any)) << "none, " << what;
+    EXPECT_EQ(hr(g, 5), T(0)) << "end pointer, " << what;
+  }
+}
+
 template <class Space, class T, OpKind K>
 void check_joint(std::size_t size, std::size_t len, bool local_memory) {
   const std::size_t groups = 3;
-  std::vector<T> in(groups * len);
-  for (std::size_t i = 0; i < in.size(); ++i) in[i] = input<T>(K, i);
+  std::vector<T> in = inputs<T>(K, groups * len);
   const T init = op_init<T>(K);
-  auto data = kapi_test::make_view<T, Space>("data", std::max<std::size_t>(1, in.size()),
-                                             [&](std::size_t i) { return i < in.size() ? in[i] : T(0); });
+  in.resize(std::max<std::size_t>(1, in.size()));  // a view of one element where there are none
+  auto data = kapi_test::make_view<T, Space>("data", in);
+  in.resize(groups * len);
   Mat<T, Space> scans("scans", 4, std::max<std::size_t>(1, groups * len)), reduces("reduces", groups, 6);
   using Op = typename KapiOp<K>::type;
   const kapi::NdRange<1> range({groups * size}, {size});
@@ -452,32 +498,7 @@ void check_joint(std::size_t size, std::size_t len, bool local_memory) {
         }
       }))
     return;
-  auto hs = kapi_test::to_host(scans);
-  auto hr = kapi_test::to_host(reduces);
-  const std::string what = std::string(op_name(K)) + " on " + kapi_test::type_name<T>() + ", group size " +
-                           std::to_string(size) + ", length " + std::to_string(len) +
-                           (local_memory ? ", local memory" : ", global memory");
-  for (std::size_t g = 0; g < groups; ++g) {
-    T total = ref_identity<T>(K), total_init = init;
-    bool any = false, all = true;
-    for (std::size_t k = 0; k < len; ++k) {
-      const T x = in[g * len + k];
-      const std::size_t i = g * len + k;
-      ASSERT_EQ(hs(2, i), total) << "exclusive, element " << k << ", " << what;
-      ASSERT_EQ(hs(3, i), total_init) << "exclusive+init, element " << k << ", " << what;
-      total = ref_apply(K, total, x);
-      total_init = ref_apply(K, total_init, x);
-      ASSERT_EQ(hs(0, i), total) << "inclusive, element " << k << ", " << what;
-      ASSERT_EQ(hs(1, i), total_init) << "inclusive+init, element " << k << ", " << what;
-      any |= x > T(0), all &= x > T(0);
-    }
-    EXPECT_EQ(hr(g, 0), total) << "reduce, group " << g << ", " << what;
-    EXPECT_EQ(hr(g, 1), total_init) << "reduce+init, group " << g << ", " << what;
-    EXPECT_EQ(hr(g, 2), T(any)) << "any, " << what;
-    EXPECT_EQ(hr(g, 3), T(all)) << "all, " << what;
-    EXPECT_EQ(hr(g, 4), T(!any)) << "none, " << what;
-    EXPECT_EQ(hr(g, 5), T(0)) << "end pointer, " << what;
-  }
+  expect_joint(K, in, groups, size, len, local_memory, init, scans, reduces);
 }
 
 TYPED_TEST(GroupAlgorithms, JointOverGlobalAndLocalMemory) {

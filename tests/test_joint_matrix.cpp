@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <random>
 #include <string>
@@ -232,10 +233,11 @@ std::size_t at(layout l, std::size_t r, std::size_t c, std::size_t ld) {
 }
 
 /// D = A·B + C on Space with the given layouts and strides, A, B and C given as
-/// functions of (row, col); returns D as a row-major M×N host array.
-template <class Space, class In, std::size_t M, std::size_t N, std::size_t K, layout LA, layout LB, bool Local,
-          class FA, class FB, class FC>
-std::vector<float> run_mad(const Layouts& l, FA fa, FB fb, FC fc) {
+/// functions of (row, col); returns D as a row-major M×N host array. (std::function: one
+/// instantiation per kernel, not one per caller's lambdas.)
+using Values = std::function<float(std::size_t, std::size_t)>;
+template <class Space, class In, std::size_t M, std::size_t N, std::size_t K, layout LA, layout LB, bool Local>
+std::vector<float> run_mad(const Layouts& l, const Values& fa, const Values& fb, const Values& fc) {
   using L = load_t<In>;
   const std::size_t a_size = (LA == layout::row_major ? M : K) * l.lda,
                     b_size = (LB == layout::row_major ? K : N) * l.ldb;

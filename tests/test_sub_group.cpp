@@ -502,35 +502,51 @@ struct CollectiveOps {
   }
 };
 
+// The kernel's results against the reference. Only the launch depends on the operator's
+// type: everything else is compiled once per value type.
+template <class T, class View>
+void expect_sub_group_ops(OpKind k, bool whole, const T* in, std::size_t size, std::size_t sub, T init,
+                          const View& out) {
+  const auto h = kapi_test::to_host(out);
+  const std::size_t n = h.extent(1);
+  for (std::size_t i = 0; i < n; ++i) {
+    const SubPlace p = sub_place(i, size, sub);
+    T total = in[p.first], below = ref_identity<T>(k), below_init = init;
+    for (std::size_t j = 1; j < p.range; ++j) total = ref_apply(k, total, in[p.first + j]);
+    for (std::size_t j = 0; j < p.id; ++j) {
+      below = ref_apply(k, below, in[p.first + j]);
+      below_init = ref_apply(k, below_init, in[p.first + j]);
+    }
+    const T expected[op_rows] = {
+        total,     ref_apply(k, init, total), ref_apply(k, below, in[i]), ref_apply(k, below_init, in[i]), below,
+        below_init};
+    for (int row = 0; row < op_rows; ++row)
+      ASSERT_EQ(h(row, i), expected[row])
+          << op_row_name(row) << " with " << op_name(k) << " over a " << (whole ? "work-group" : "sub-group")
+          << ", group size " << size << ", local id " << p.id << " of " << p.range;
+  }
+}
+
+template <class T, class Space>
+auto sub_group_inputs(OpKind k, bool whole, std::size_t n) {
+  auto in = std::make_unique<T[]>(n);  // not std::vector: its bool is not a bool
+  for (std::size_t i = 0; i < n; ++i)
+    in[i] = op_input<T>(k, i, whole ? kapi_test::rare_in_work_groups : kapi_test::rare_in_sub_groups);
+  auto din = kapi_test::make_view<T, Space>("in", n, [&](std::size_t i) { return in[i]; });
+  return std::make_pair(std::move(in), din);
+}
+
 template <class Space, class T, OpKind K, bool Whole = false>
 void check_sub_group_ops() {
   for (const auto& r : ranges_for<1>(kapi::max_work_group_size<Space>())) {
     const std::size_t n = r.global.size(), size = r.local.size();
     const std::size_t sub = Whole ? size : expected_sub_group_size<Space>();
-    const auto in = std::make_unique<T[]>(n);  // not std::vector: its bool is not a bool
-    for (std::size_t i = 0; i < n; ++i)
-      in[i] = op_input<T>(K, i, Whole ? kapi_test::rare_in_work_groups : kapi_test::rare_in_sub_groups);
+    const auto [in, din] = sub_group_inputs<T, Space>(K, Whole, n);
     const T init = op_init<T>(K);
-    auto din = kapi_test::make_view<T, Space>("in", n, [&](std::size_t i) { return in[i]; });
     Kokkos::View<T**, Kokkos::LayoutRight, typename Space::memory_space> out("out", op_rows, n);
     kapi::call_kernel(Space(), CollectiveOps<T, typename KapiOp<K>::type, Space, Whole>{din, out, init}, r);
-    const auto h = kapi_test::to_host(out);
-    for (std::size_t i = 0; i < n; ++i) {
-      const SubPlace p = sub_place(i, size, sub);
-      T total = in[p.first], below = ref_identity<T>(K), below_init = init;
-      for (std::size_t k = 1; k < p.range; ++k) total = ref_apply(K, total, in[p.first + k]);
-      for (std::size_t k = 0; k < p.id; ++k) {
-        below = ref_apply(K, below, in[p.first + k]);
-        below_init = ref_apply(K, below_init, in[p.first + k]);
-      }
-      const T expected[op_rows] = {
-          total,     ref_apply(K, init, total), ref_apply(K, below, in[i]), ref_apply(K, below_init, in[i]), below,
-          below_init};
-      for (int row = 0; row < op_rows; ++row)
-        ASSERT_EQ(h(row, i), expected[row])
-            << op_row_name(row) << " with " << op_name(K) << " over a " << (Whole ? "work-group" : "sub-group")
-            << ", group size " << size << ", local id " << p.id << " of " << p.range;
-    }
+    expect_sub_group_ops(K, Whole, in.get(), size, sub, init, out);
+    if (::testing::Test::HasFatalFailure()) return;
   }
 }
 

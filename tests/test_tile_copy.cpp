@@ -83,26 +83,47 @@ struct SourceValues {
   double value(std::size_t i, std::size_t j) const { return double(1 + i * 97 + (j + column_offset)); }
 };
 
+/// One round trip's shape: its groups, their buffers and what the kernel writes.
+template <class T, int Rows, int Cols, int Items, class Layout>
+struct RoundTrip {
+  using Kernel = TileRoundTrip<T, Rows, Cols, Items, Layout>;
+  using Expected = ExpectedLayout<Layout>;
+  SourceValues values;
+  std::size_t row0, col0;
+  CopyMode mode;
+  int steps = mode == CopyMode::pipelined ? 3 : 1;
+  int align = int(16 / sizeof(T)) > 1 ? int(16 / sizeof(T)) : 1;
+  int buffer_size = int((Expected::size(Rows, Cols) + align - 1) / align * align);
+  T sentinel = T(-12345);
+  // Enough groups to cover the View from (row0, col0), and one more row and column of
+  // them wholly outside it (all zeros).
+  std::size_t groups_r = (values.rows - row0 + Rows - 1) / Rows + 1;
+  std::size_t groups_c = (values.cols - col0 + steps * Cols - 1) / (steps * Cols) + 1;
+  std::size_t out_rows = groups_r * Rows, out_cols = groups_c * steps * Cols;
+
+  // What the kernel wrote against what it should have, compiled once per shape (not per
+  // kind of source View).
+  template <class Out, class Raw>
+  void expect(const Out& out, const Raw& raw, const std::string& what) const;
+};
+
 template <class Space, class T, int Rows, int Cols, int Items, class Layout, class Src>
 void check_round_trip(const Src& src, const SourceValues& values, std::size_t row0, std::size_t col0, CopyMode mode,
                       const std::string& what) {
-  using Kernel = TileRoundTrip<T, Rows, Cols, Items, Layout>;
-  using Expected = ExpectedLayout<Layout>;
-  const int steps = mode == CopyMode::pipelined ? 3 : 1;
-  const int align = int(16 / sizeof(T)) > 1 ? int(16 / sizeof(T)) : 1;
-  const int buffer_size = int((Expected::size(Rows, Cols) + align - 1) / align * align);
-  const T sentinel = T(-12345);
-  // Enough groups to cover the View from (row0, col0), and one more row and column of
-  // them wholly outside it (all zeros).
-  const std::size_t groups_r = (values.rows - row0 + Rows - 1) / Rows + 1;
-  const std::size_t groups_c = (values.cols - col0 + steps * Cols - 1) / (steps * Cols) + 1;
-  const std::size_t out_rows = groups_r * Rows, out_cols = groups_c * steps * Cols;
-  Kokkos::View<T**, Kokkos::LayoutRight, typename Space::memory_space> out("out", out_rows, out_cols);
-  Kokkos::View<T*, typename Space::memory_space> raw("raw", groups_r * groups_c * buffer_size);
-  kapi::LocalAccessor<T, 1> buffers(2 * std::size_t(buffer_size));
-  kapi::call_kernel(Space(), Kernel{row0, col0, steps, buffer_size, mode, sentinel},
-                    kapi::NdRange<2>({groups_r, groups_c * Items}, {1, std::size_t(Items)}), src, out, raw, buffers);
+  using Trip = RoundTrip<T, Rows, Cols, Items, Layout>;
+  const Trip trip{values, row0, col0, mode};
+  Kokkos::View<T**, Kokkos::LayoutRight, typename Space::memory_space> out("out", trip.out_rows, trip.out_cols);
+  Kokkos::View<T*, typename Space::memory_space> raw("raw", trip.groups_r * trip.groups_c * trip.buffer_size);
+  kapi::LocalAccessor<T, 1> buffers(2 * std::size_t(trip.buffer_size));
+  kapi::call_kernel(Space(), typename Trip::Kernel{row0, col0, trip.steps, trip.buffer_size, mode, trip.sentinel},
+                    kapi::NdRange<2>({trip.groups_r, trip.groups_c * Items}, {1, std::size_t(Items)}), src, out, raw,
+                    buffers);
+  trip.expect(out, raw, what);
+}
 
+template <class T, int Rows, int Cols, int Items, class Layout>
+template <class Out, class Raw>
+void RoundTrip<T, Rows, Cols, Items, Layout>::expect(const Out& out, const Raw& raw, const std::string& what) const {
   const auto expected = [&](std::size_t i, std::size_t j) {  // element (i, j) of out
     const std::size_t si = row0 + i, sj = col0 + j;
     return si < values.rows && sj < values.cols ? T(values.value(si, sj)) : T(0);

@@ -45,23 +45,35 @@ class HostGroup {
   HostGroup(const HostGroup&) = delete;
   HostGroup& operator=(const HostGroup&) = delete;
 
+  /// A call of f(i) with f's type erased. The group's machinery (contexts, barriers,
+  /// error reports) is then compiled once, not once per kernel: per kernel it was most of
+  /// a test's compile time, for one indirect call per group or per context.
+  class Call {
+   public:
+    template <class F>
+    explicit Call(const F& f) : f_(&f), call_([](const void* f, std::size_t i) { (*static_cast<const F*>(f))(i); }) {}
+    void operator()(std::size_t i) const { call_(f_, i); }
+
+   private:
+    const void* f_;
+    void (*call_)(const void*, std::size_t);
+  };
+
   /// Runs work-items 0 … count-1 of group `group_linear_id`: run_item(i) runs the kernel
   /// for local linear id i; run_rest(first) runs first … count-1 in order (the
   /// barrier-free rest of the group).
-  template <class RunItem, class RunRest>
-  void run(std::size_t count, std::size_t group_linear_id, LaunchStatus& status, const RunItem& run_item,
-           const RunRest& run_rest) {
+  [[gnu::noinline]] void run(std::size_t count, std::size_t group_linear_id, LaunchStatus& status, Call run_item,
+                             Call run_rest) {
     begin(count, group_linear_id, status, Mode::flat);
     const HostKernelScope in_kernel;
     run_item_ = &run_item;
-    entry_ = &entry<RunItem>;
-    if (!guarded(0, [&] { run_item(std::size_t(0)); })) {
+    if (!guarded(0, run_item, 0)) {
       unwind_waiting();
       return;
     }
     if (!synchronised_) {  // work-item 0 reached no barrier: neither will the others
       mode_ = Mode::direct;
-      guarded(1, [&] { run_rest(std::size_t(1)); });
+      guarded(1, run_rest, 1);
       if (diverged_)
         status_->fail("group_barrier reached in group " + std::to_string(group_) +
                       " by a work-item other than work-item 0, which reached none: every work-item of a group must "
@@ -73,13 +85,13 @@ class HostGroup {
     if (diverged_) unwind_waiting();
   }
 
-  /// Runs a phased kernel's group (one call of the kernel with a WorkGroup): no contexts;
-  /// a group_barrier or flat group algorithm reached meanwhile is an error.
-  template <class RunGroup>
-  void run_phased(std::size_t count, std::size_t group_linear_id, LaunchStatus& status, const RunGroup& run_group) {
+  /// Runs a phased kernel's group (one call of the kernel with a WorkGroup, run_group(0)):
+  /// no contexts; a group_barrier or flat group algorithm reached meanwhile is an error.
+  [[gnu::noinline]] void run_phased(std::size_t count, std::size_t group_linear_id, LaunchStatus& status,
+                                    Call run_group) {
     begin(count, group_linear_id, status, Mode::phased);
     const HostKernelScope in_kernel;
-    guarded(0, run_group);
+    guarded(0, run_group, 0);
   }
 
   /// Called by work-item current_ at a group_barrier.
@@ -188,12 +200,11 @@ class HostGroup {
     info.stack_bytes = stack_bytes_;
   }
 
-  // Runs f with the work-item's exceptions caught; false if it did not end normally.
-  template <class F>
-  bool guarded(std::size_t item, const F& f) {
+  // Runs f(arg) as work-item `item`, its exceptions caught; false if it did not end normally.
+  bool guarded(std::size_t item, Call f, std::size_t arg) {
     host_work_item_info().item = item;
     try {
-      f();
+      f(arg);
       return true;
     } catch (const HostGroupUnwind&) {
     } catch (...) {
@@ -238,7 +249,7 @@ class HostGroup {
   void start_context(std::size_t i) {
     const HostStackPool& pool = HostStackPool::this_thread();
     asan_unpoison(pool.bottom(i), pool.size(i));  // poison left by an earlier context on this stack
-    contexts_[i] = make_host_context(pool.top(i), pool.size(i), entry_, fp_control_);
+    contexts_[i] = make_host_context(pool.top(i), pool.size(i), &entry, fp_control_);
     ended_[i] = false;
     started_ = i + 1;
   }
@@ -251,14 +262,13 @@ class HostGroup {
   }
 
   // A context's first function (it never returns: it ends by switching away for good).
-  template <class RunItem>
   static void entry() {
     HostGroup& g = this_thread();
     const bool from_thread = g.from_ == 0;
     asan_finish_switch(nullptr, from_thread ? &g.host_stack_bottom_ : nullptr,
                        from_thread ? &g.host_stack_size_ : nullptr);
     const std::size_t me = g.current_;
-    g.guarded(me, [&] { (*static_cast<const RunItem*>(g.run_item_))(me); });
+    g.guarded(me, *g.run_item_, me);
     g.ended_[me] = true;
     const std::size_t next = g.next_after(me);
     if (next >= g.started_) g.start_context(next);
@@ -283,8 +293,7 @@ class HostGroup {
   HostFpControl fp_control_ = 0;
   bool diverged_ = false, synchronised_ = false;
   LaunchStatus* status_ = nullptr;
-  const void* run_item_ = nullptr;
-  void (*entry_)() = nullptr;
+  const Call* run_item_ = nullptr;     // what every context runs
   std::vector<HostContext> contexts_;  // per work-item; work-item 0's is the thread's own
   std::vector<void*> asan_fake_stacks_;
   std::vector<char> ended_;

@@ -43,8 +43,8 @@ inline std::size_t host_items_per_chunk(std::size_t items, std::size_t threads) 
 /// Calls f(id) for the ids of linear ids first … last-1 of `extent`, in order, row by row:
 /// the last dimension's loop is a plain counted loop (signed, so that the compiler may
 /// assume it does not wrap, which it needs to vectorise), the other ids are fixed per row.
-/// Only the first id is split by division; each next row's ids are carried, since two
-/// 64-bit divisions per row cost about 10% of a serial init3d row of 200 stores.
+/// Only the first id is split by division; each next row's ids are carried. (Measured:
+/// no faster than dividing per row, since a row's stores are what it waits on.)
 template <int N, class F>
 KAPI_INLINE_HOST_LOOP void for_each_id_in(const std::size_t (&extent)[N], std::size_t first, std::size_t last,
                                           const F& f) {
@@ -150,13 +150,17 @@ struct HostGroupsFunctor {
     }
   }
 
-  /// One phased group, on its own copy of the kernel. Never inlined: its phases are
-  /// (KAPI_INLINE_HOST_LOOP), and inlined in turn into the chunk loop and the caller (Kokkos
-  /// Serial's dispatch inlines all of it) the kernel's loops ran short of registers:
-  /// phased-t16 spilled three values per inner iteration on serial (79% of its raw twin).
-  [[gnu::noinline]] void run_phased(const Body& b, HostGroup& group, std::size_t g, char* scratch) const {
-    const Body local = b;  // ours: the kernel's stores cannot change it
-    group.run_phased(local.local_range.size(), g, *status, [&] { local.run_group(g, scratch, GroupHandle{&group}); });
+  /// One phased group. Its phases (KAPI_INLINE_HOST_LOOP) run in a function of their own,
+  /// the Call's: inlined into the chunk loop and the caller (Kokkos Serial's dispatch
+  /// inlines all of it) the kernel's loops ran short of registers, and phased-t16 spilled
+  /// three values per inner iteration on serial (79% of its raw twin). That function runs
+  /// its own copy of the kernel, so the compiler sees the kernel's stores cannot change it.
+  void run_phased(const Body& b, HostGroup& group, std::size_t g, char* scratch) const {
+    const auto run_group = [&](std::size_t) {
+      const Body local = b;
+      local.run_group(g, scratch, GroupHandle{&group});
+    };
+    group.run_phased(b.local_range.size(), g, *status, HostGroup::Call(run_group));
   }
 
   template <class... Acc>
@@ -165,36 +169,33 @@ struct HostGroupsFunctor {
     std::size_t group_id[N];
     delinearize(group_linear, b.group_range.extent, group_id);
     const GroupHandle handle{&group};
-    auto run_one = [&](const std::size_t(&local_id)[N], std::size_t local_linear) {
+    // Work-item 0 and every context run this one compiled copy of the kernel.
+    const auto run_item = [&](std::size_t local_linear) {
+      std::size_t local_id[N];
+      delinearize(local_linear, b.local_range.extent, local_id);
       const Group<N> g(group_id, b.group_range.extent, b.local_range.extent, local_linear, handle);
       b.call(NdItem<N>(g, local_id), scratch, partials..., typename Body::arg_indices{});
     };
-    group.run(
-        b.local_range.size(), group_linear, *status,
-        [&](std::size_t local_linear) {
-          std::size_t local_id[N];
-          delinearize(local_linear, b.local_range.extent, local_id);
-          run_one(local_id, local_linear);
-        },
-        [&](std::size_t first) {
-          // A plain loop. It runs its own copy of the kernel: `b` is reachable from the
-          // thread's HostGroup (through run_item), so the compiler must assume the kernel's
-          // stores may change it, and would reload its arguments per work-item and not
-          // vectorise. An escaping exception (or a divergent barrier, which throws in this
-          // part of a group) names its work-item by the loop's id.
-          const Body rest = b;
-          for_each_id_in(rest.local_range.extent, first, rest.local_range.size(),
-                         [&](const std::size_t(&local_id)[N], std::size_t local_linear) {
-                           try {
-                             const Group<N> g(group_id, rest.group_range.extent, rest.local_range.extent, local_linear,
-                                              handle);
-                             rest.call(NdItem<N>(g, local_id), scratch, partials..., typename Body::arg_indices{});
-                           } catch (...) {
-                             group.fail_in_work_item(local_linear, std::current_exception());
-                             throw HostGroupUnwind{};
-                           }
-                         });
-        });
+    const auto run_rest = [&](std::size_t first) {
+      // A plain loop. It runs its own copy of the kernel: `b` is reachable from the
+      // thread's HostGroup (through run_item), so the compiler must assume the kernel's
+      // stores may change it, and would reload its arguments per work-item and not
+      // vectorise. An escaping exception (or a divergent barrier, which throws in this
+      // part of a group) names its work-item by the loop's id.
+      const Body rest = b;
+      for_each_id_in(rest.local_range.extent, first, rest.local_range.size(),
+                     [&](const std::size_t(&local_id)[N], std::size_t local_linear) {
+                       try {
+                         const Group<N> g(group_id, rest.group_range.extent, rest.local_range.extent, local_linear,
+                                          handle);
+                         rest.call(NdItem<N>(g, local_id), scratch, partials..., typename Body::arg_indices{});
+                       } catch (...) {
+                         group.fail_in_work_item(local_linear, std::current_exception());
+                         throw HostGroupUnwind{};
+                       }
+                     });
+    };
+    group.run(b.local_range.size(), group_linear, *status, HostGroup::Call(run_item), HostGroup::Call(run_rest));
   }
 };
 
@@ -211,6 +212,23 @@ struct HostGroupsReduceFunctor {
   }
 };
 
+/// A launch without reductions as Kokkos sees it: chunk c calls work(c), the kernel's type
+/// erased, so that Kokkos' dispatch is compiled once per space instead of once per kernel
+/// (it was a third of a kernel's compile time), for one indirect call per chunk. Host
+/// dispatch returns when the work is done (the launch's turn relies on it too), so the work
+/// may stay on the launcher's stack.
+class HostChunks {
+ public:
+  template <class Work>
+  explicit HostChunks(const Work& work)
+      : work_(&work), call_([](const void* w, std::int64_t chunk) { (*static_cast<const Work*>(w))(chunk); }) {}
+  void operator()(std::int64_t chunk) const { call_(work_, chunk); }
+
+ private:
+  const void* work_;
+  void (*call_)(const void*, std::int64_t);
+};
+
 template <class ExecSpace>
 struct Launcher<ExecSpace, true> {
   template <class Kernel, int N, class... Args>
@@ -224,7 +242,7 @@ struct Launcher<ExecSpace, true> {
     if constexpr (RangePlan<Kernel, N, Args...>::reduces)
       Kokkos::parallel_reduce(plan.label, chunks, HostRangeReduceFunctor<decltype(plan.body)>{functor});
     else
-      Kokkos::parallel_for(plan.label, chunks, functor);
+      Kokkos::parallel_for(plan.label, chunks, HostChunks(functor));
     return status;
   }
 
@@ -241,7 +259,7 @@ struct Launcher<ExecSpace, true> {
     if constexpr (NdRangePlan<Kernel, N, Phased, Args...>::reduces)
       Kokkos::parallel_reduce(plan.label, chunks, HostGroupsReduceFunctor<decltype(plan.body)>{functor});
     else
-      Kokkos::parallel_for(plan.label, chunks, functor);
+      Kokkos::parallel_for(plan.label, chunks, HostChunks(functor));
     return status;
   }
 };
