@@ -24,14 +24,13 @@ struct SlidingWindow {
     const std::size_t i = it.get_global_id(0), j = it.get_global_id(1);
     const std::size_t li = it.get_local_id(0), lj = it.get_local_id(1);
     const std::size_t tile = it.get_local_range(0);
-    const int tile_items = static_cast<int>(tile);  // an int count, as in the raw twin (sliding_window_phased.hpp)
     const std::size_t m = c.extent(0), n = c.extent(1), k_extent = a.extent(1);
     T acc = 0;
     for (std::size_t k0 = 0; k0 < k_extent; k0 += tile) {
       a_tile(li, lj) = (i < m && k0 + lj < k_extent) ? a(i, k0 + lj) : T(0);
       b_tile(li, lj) = (k0 + li < k_extent && j < n) ? b(k0 + li, j) : T(0);
       kapi::group_barrier(it.get_group());
-      for (int k = 0; k < tile_items; ++k) acc += a_tile(li, k) * b_tile(k, lj);
+      for (std::size_t k = 0; k < tile; ++k) acc += a_tile(li, k) * b_tile(k, lj);
       kapi::group_barrier(it.get_group());
     }
     if (i < m && j < n) c(i, j) = acc;

@@ -16,9 +16,6 @@ struct SlidingWindowPhased {
                                          const kapi::LocalAccessor<T, 2>& a_tile,
                                          const kapi::LocalAccessor<T, 2>& b_tile) const {
     const std::size_t tile = wg.get_local_range(0);
-    // The inner product's count as an int, as the raw twin has it: with a 64-bit count
-    // nvcc kept it in per-thread registers and unrolled the loop 4x, not 16x.
-    const int tile_items = static_cast<int>(tile);
     const std::size_t m = c.extent(0), n = c.extent(1), k_extent = a.extent(1);
     kapi::PerWorkItem<T> acc(wg, T(0));
     for (std::size_t k0 = 0; k0 < k_extent; k0 += tile) {
@@ -31,7 +28,7 @@ struct SlidingWindowPhased {
       kapi::for_each_work_item(wg, [&](const kapi::NdItem<2>& it) {
         const std::size_t li = it.get_local_id(0), lj = it.get_local_id(1);
         T sum = acc(it);
-        for (int k = 0; k < tile_items; ++k) sum += a_tile(li, k) * b_tile(k, lj);
+        for (std::size_t k = 0; k < tile; ++k) sum += a_tile(li, k) * b_tile(k, lj);
         acc(it) = sum;
       });
     }
