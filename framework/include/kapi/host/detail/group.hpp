@@ -24,6 +24,7 @@
 #include <vector>
 
 #include <kapi/host/detail/context.hpp>
+#include <kapi/host/detail/function_ref.hpp>
 #include <kapi/host/detail/launch_rules.hpp>
 #include <kapi/host/detail/stack_bytes.hpp>
 #include <kapi/host/detail/stack_overflow.hpp>
@@ -45,19 +46,9 @@ class HostGroup {
   HostGroup(const HostGroup&) = delete;
   HostGroup& operator=(const HostGroup&) = delete;
 
-  /// A call of f(i) with f's type erased. The group's machinery (contexts, barriers,
-  /// error reports) is then compiled once, not once per kernel: per kernel it was most of
-  /// a test's compile time, for one indirect call per group or per context.
-  class Call {
-   public:
-    template <class F>
-    explicit Call(const F& f) : f_(&f), call_([](const void* f, std::size_t i) { (*static_cast<const F*>(f))(i); }) {}
-    void operator()(std::size_t i) const { call_(f_, i); }
-
-   private:
-    const void* f_;
-    void (*call_)(const void*, std::size_t);
-  };
+  /// What runs a work-item: f(local linear id), compiled per kernel; the machinery
+  /// around it below is compiled once (function_ref.hpp).
+  using Call = FunctionRef<std::size_t>;
 
   /// Runs work-items 0 … count-1 of group `group_linear_id`: run_item(i) runs the kernel
   /// for local linear id i; run_rest(first) runs first … count-1 in order (the

@@ -25,6 +25,7 @@
 #include <kapi/detail/launch_status.hpp>
 #include <kapi/detail/linearize.hpp>
 #include <kapi/detail/reductions.hpp>
+#include <kapi/host/detail/function_ref.hpp>
 #include <kapi/host/detail/group.hpp>
 #include <kapi/host/detail/launch_rules.hpp>
 #include <kapi/integer_math.hpp>
@@ -212,22 +213,11 @@ struct HostGroupsReduceFunctor {
   }
 };
 
-/// A launch without reductions as Kokkos sees it: chunk c calls work(c), the kernel's type
-/// erased, so that Kokkos' dispatch is compiled once per space instead of once per kernel
-/// (it was a third of a kernel's compile time), for one indirect call per chunk. Host
-/// dispatch returns when the work is done (the launch's turn relies on it too), so the work
-/// may stay on the launcher's stack.
-class HostChunks {
- public:
-  template <class Work>
-  explicit HostChunks(const Work& work)
-      : work_(&work), call_([](const void* w, std::int64_t chunk) { (*static_cast<const Work*>(w))(chunk); }) {}
-  void operator()(std::int64_t chunk) const { call_(work_, chunk); }
-
- private:
-  const void* work_;
-  void (*call_)(const void*, std::int64_t);
-};
+/// A launch without reductions as Kokkos sees it: chunk c calls the functor's (c), the
+/// kernel's type erased, so that Kokkos' dispatch is compiled once per space instead of
+/// once per kernel. Host dispatch returns when the work is done (the launch's turn relies
+/// on it too), so the functor may stay on the launcher's stack.
+using HostChunks = FunctionRef<std::int64_t>;
 
 template <class ExecSpace>
 struct Launcher<ExecSpace, true> {
