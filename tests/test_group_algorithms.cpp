@@ -475,11 +475,11 @@ void expect_joint(OpKind op, const std::vector<T>& in, std::size_t groups, std::
 template <class Space, class T, OpKind K>
 void check_joint(std::size_t size, std::size_t len, bool local_memory) {
   const std::size_t groups = 3;
-  std::vector<T> in = inputs<T>(K, groups * len);
+  const std::vector<T> in = inputs<T>(K, groups * len);
   const T init = op_init<T>(K);
-  in.resize(std::max<std::size_t>(1, in.size()));  // a view of one element where there are none
-  auto data = kapi_test::make_view<T, Space>("data", in);
-  in.resize(groups * len);
+  std::vector<T> stored = in;
+  stored.resize(std::max<std::size_t>(1, in.size()));  // a View of one element where there are none
+  auto data = kapi_test::make_view<T, Space>("data", stored);
   Mat<T, Space> scans("scans", 4, std::max<std::size_t>(1, groups * len)), reduces("reduces", groups, 6);
   using Op = typename KapiOp<K>::type;
   const kapi::NdRange<1> range({groups * size}, {size});

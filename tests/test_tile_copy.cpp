@@ -91,10 +91,10 @@ struct RoundTrip {
   SourceValues values;
   std::size_t row0, col0;
   CopyMode mode;
+  static constexpr int align = int(16 / sizeof(T)) > 1 ? int(16 / sizeof(T)) : 1;
+  static constexpr T sentinel = T(-12345);
   int steps = mode == CopyMode::pipelined ? 3 : 1;
-  int align = int(16 / sizeof(T)) > 1 ? int(16 / sizeof(T)) : 1;
   int buffer_size = int((Expected::size(Rows, Cols) + align - 1) / align * align);
-  T sentinel = T(-12345);
   // Enough groups to cover the View from (row0, col0), and one more row and column of
   // them wholly outside it (all zeros).
   std::size_t groups_r = (values.rows - row0 + Rows - 1) / Rows + 1;
