@@ -384,6 +384,14 @@ void register_all(Harness& h) {
         };
         h.add(c);
       };
+      // The portable joint_matrix kernel (mma.sync), where tuned-tf32/-bf16 take the wgmma
+      // path (matmul/tensor_cores_sm90.hpp); the same kernels as those on other GPUs.
+      shaped("tuned-tf32-mma", [](const Space& s, const ConstMatrix& a, const ConstMatrix& b, const Matrix& c) {
+        matmul::multiply_joint_matrix<kapi::precision::tf32>(s, a, b, c);
+      });
+      shaped("tuned-bf16-mma", [](const Space& s, const ConstMatrix& a, const ConstMatrix& b, const Matrix& c) {
+        matmul::multiply_joint_matrix<kapi::bfloat16>(s, a, b, c);
+      });
       shaped("tuned-tf32-g1", [](const Space& s, const ConstMatrix& a, const ConstMatrix& b, const Matrix& c) {
         matmul::multiply_joint_matrix_shaped<kapi::precision::tf32,
                                              matmul::JointShape<kapi::precision::tf32, false, 16, 1>>(s, a, b, c);

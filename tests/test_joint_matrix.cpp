@@ -505,6 +505,59 @@ TYPED_TEST(JointMatrix, AsynchronousPipelineShapes) {
   }
 }
 
+#if defined(KOKKOS_ENABLE_CUDA) && defined(KAPI_MATMUL_SM90A)
+// The Hopper path of the tensor-core variants (matmul/tensor_cores_sm90.hpp): taken on an
+// sm_90 device (so that the variant tests above run it there), and right on shapes that
+// end mid-block and mid-step, with more steps than stages, on strided matrices (rows not
+// 16-byte aligned, C's row pitch odd), leaving C's neighbours alone.
+template <class In>
+void check_sm90(std::size_t m, std::size_t n, std::size_t k, double max_relative) {
+  const Kokkos::Cuda space;
+  using Full = Kokkos::View<float**, Kokkos::LayoutRight, Kokkos::CudaSpace>;
+  const Full wide_a = kapi_test::random_matrix<float, Kokkos::Cuda>("A", m, k + 3, 31),
+             wide_b = kapi_test::random_matrix<float, Kokkos::Cuda>("B", k, n + 1, 32);
+  Full wide_c("C", m, n + 5);
+  Kokkos::deep_copy(wide_c, -777.0f);
+  const auto a = Kokkos::subview(wide_a, Kokkos::ALL, std::make_pair(std::size_t(1), k + 1));
+  const auto b = Kokkos::subview(wide_b, Kokkos::ALL, std::make_pair(std::size_t(1), n + 1));
+  const auto c = Kokkos::subview(wide_c, Kokkos::ALL, std::make_pair(std::size_t(2), n + 2));
+  matmul::sm90::multiply<In>(space, a, b, c);
+  auto ha = kapi_test::to_host(wide_a);  // whole: a strided View has no copy to the host
+  auto hb = kapi_test::to_host(wide_b);
+  auto hc = kapi_test::to_host(wide_c);
+  const matmul::ProductReference reference(Kokkos::subview(ha, Kokkos::ALL, std::make_pair(std::size_t(1), k + 1)),
+                                           Kokkos::subview(hb, Kokkos::ALL, std::make_pair(std::size_t(1), n + 1)),
+                                           matmul::all_rows(m));
+  const auto r = reference.check<float>(Kokkos::subview(hc, Kokkos::ALL, std::make_pair(std::size_t(2), n + 2)),
+                                        std::is_same<In, kapi::bfloat16>::value ? 1.0 / 256 : 1.0 / 2048);
+  EXPECT_EQ(r.wrong, 0u) << m << "x" << n << "x" << k << ": worst error/tolerance " << r.worst;
+  EXPECT_LE(r.relative_error(), max_relative) << m << "x" << n << "x" << k;
+  std::size_t touched = 0;  // columns 0, 1, n+2 … n+4 of the wide C
+  for (std::size_t i = 0; i < m; ++i)
+    for (std::size_t j : {std::size_t(0), std::size_t(1), n + 2, n + 3, n + 4}) touched += hc(i, j) != -777.0f;
+  EXPECT_EQ(touched, 0u) << m << "x" << n << "x" << k << ": elements outside C written";
+}
+
+TEST(JointMatrixSm90, TakenOnHopperAndRightOnEdgesAndStrides) {
+  int major = 0, minor = 0;
+  ASSERT_EQ(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, Kokkos::Cuda().cuda_device()),
+            cudaSuccess);
+  ASSERT_EQ(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, Kokkos::Cuda().cuda_device()),
+            cudaSuccess);
+  if (major != 9 || minor != 0)
+    GTEST_SKIP() << "sm_90a code runs on compute capability 9.0 only, this is " << major << "." << minor;
+  EXPECT_TRUE(matmul::sm90::runs_on(Kokkos::Cuda()));
+  // k: 1000 = 31 tf32 steps and 8 (15 and 40 in 16-bit steps); 5: one partial step; 300:
+  // stages wrap many times; m, n past a block by one.
+  for (const auto& s :
+       std::vector<std::vector<std::size_t>>{{300, 520, 1000}, {129, 257, 5}, {1, 1, 1}, {256, 256, 300}}) {
+    check_sm90<kapi::precision::tf32>(s[0], s[1], s[2], 1e-3);
+    check_sm90<kapi::bfloat16>(s[0], s[1], s[2], 1e-2);
+    check_sm90<kapi::half>(s[0], s[1], s[2], 1e-3);
+  }
+}
+#endif
+
 TYPED_TEST(JointMatrix, MatmulVariantsRejectDoubleAndBadShapes) {
   const matmul::ConstMatrix<double, TypeParam> a = kapi_test::random_matrix<double, TypeParam>("A", 3, 4, 1),
                                                b = kapi_test::random_matrix<double, TypeParam>("B", 4, 2, 2);

@@ -9,11 +9,13 @@
 // Variants: matmul::variant_table at the end of this file (name, summary, kind, code);
 // the program's --variant list and --help and the benchmark's cases are read from it.
 // The kernels: sliding_window.hpp (flat), sliding_window_phased.hpp, naive.hpp, tuned.hpp,
-// kokkos_kernels.hpp (the anchor).
+// tensor_cores.hpp (portable) and tensor_cores_sm90.hpp (Hopper), kokkos_kernels.hpp (the
+// anchor).
 // Element types float and double (the tensor-core variants tuned-tf32/-bf16/-fp16: float
 // only, with inputs rounded to their type); any m, n, k (including 0 and sizes that are not
-// multiples of the blocks). No variant allocates: the local tiles are the launch's
-// scratch, so nothing beyond A, B and C needs preallocating.
+// multiples of the blocks). No variant allocates but the tensor-core ones on an H100/H200
+// (tensor_cores_sm90.hpp: a packed copy of A and B, kept between calls and released at
+// Kokkos::finalize); elsewhere the local tiles are the launch's scratch.
 // Accuracy: every variant sums K products per element; reference.hpp checks against a
 // double-precision product with tolerance K·eps·(|A|·|B|)_ij, plus (2u + u²)(|A|·|B|)_ij
 // for a variant that rounds its inputs to unit roundoff u (input_unit_roundoff).
@@ -28,6 +30,7 @@
 #include "sliding_window.hpp"
 #include "sliding_window_phased.hpp"
 #include "tensor_cores.hpp"
+#include "tensor_cores_sm90.hpp"
 #include "tuned.hpp"
 
 namespace matmul {
@@ -77,7 +80,7 @@ template <class In>
 struct RunJointMatrix {
   template <class ExecSpace, class A, class B, class C>
   void operator()(const ExecSpace& space, const A& a, const B& b, const C& c) const {
-    multiply_joint_matrix<In>(space, a, b, c);
+    if (!sm90::multiply_if_taken<In>(space, a, b, c)) multiply_joint_matrix<In>(space, a, b, c);
   }
 };
 struct RunKokkosKernels {
@@ -125,7 +128,8 @@ inline constexpr kapi_apps::VariantTable variant_table{
                        kapi_apps::Kind::kapi, RunTuned{}),
     kapi_apps::variant("tuned-tf32",
                        "tensor cores through kapi::joint_matrix: A and B rounded to tf32, fp32 sums; 128x128 blocks "
-                       "of 8 sub-groups, local tiles double-buffered (float matrices only)",
+                       "of 8 sub-groups, local tiles double-buffered; on an H100/H200 wgmma on packed A and B "
+                       "(float matrices only)",
                        kapi_apps::Kind::kapi, RunJointMatrix<kapi::precision::tf32>{}),
     kapi_apps::variant("tuned-bf16",
                        "the tensor-core kernel with A and B rounded to bfloat16 as they are staged, fp32 sums "
