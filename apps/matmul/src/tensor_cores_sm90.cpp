@@ -5,8 +5,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <mutex>
-#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -308,21 +308,17 @@ struct Probe {
 };
 
 // The packed matrices, kept between calls (one call at a time: the lock is held until
-// the product is written) and released at Kokkos::finalize.
+// the product is written) on the device they were made for, and released at
+// Kokkos::finalize.
 struct Workspace {
   std::mutex lock;
   Kokkos::View<std::uint8_t*, Kokkos::CudaSpace> bytes;
+  int device = -1;
   bool release_hooked = false;
 };
 Workspace& workspace() {
   static Workspace w;
   return w;
-}
-
-[[noreturn]] void too_large(const char* what, std::size_t m, std::size_t n, std::size_t k) {
-  throw std::length_error("matmul: the tensor-core kernel's packed " + std::string(what) +
-                          " for m = " + std::to_string(m) + ", n = " + std::to_string(n) +
-                          ", k = " + std::to_string(k) + " would need 2^64 or more bytes");
 }
 
 }  // namespace
@@ -344,30 +340,33 @@ bool runs_on(const Kokkos::Cuda& space) {
 }
 
 template <class In>
-void multiply(const Kokkos::Cuda& space, const Input& a, const Input& b, const Output& c) {
+bool multiply(const Kokkos::Cuda& space, const Input& a, const Input& b, const Output& c) {
   const std::size_t m = c.extent(0), n = c.extent(1), k = a.extent(1);
-  if (m == 0 || n == 0) return;
+  if (m == 0 || n == 0) return true;
   const std::size_t steps = kapi::ceil_div(k, std::size_t(bk<In>()));
   const std::size_t gm = kapi::ceil_div(m, std::size_t(BM)), gn = kapi::ceil_div(n, std::size_t(BN));
   std::size_t a_bytes = 0, b_bytes = 0, groups = 0, total = 0;
+  // Sizes whose packed copy or group count no launch can hold: the portable kernel takes
+  // them, or says why not.
   if (__builtin_mul_overflow(gm, steps, &a_bytes) ||
-      __builtin_mul_overflow(a_bytes, std::size_t(a_tile_bytes), &a_bytes))
-    too_large("A", m, n, k);
-  if (__builtin_mul_overflow(gn, steps, &b_bytes) ||
-      __builtin_mul_overflow(b_bytes, std::size_t(b_tile_bytes), &b_bytes))
-    too_large("B", m, n, k);
-  if (__builtin_add_overflow(a_bytes, b_bytes, &total)) too_large("A and B", m, n, k);
-  if (__builtin_mul_overflow(gm, gn, &groups) || groups > std::size_t(1) << 31)
-    throw std::length_error("matmul: the tensor-core kernel's " + std::to_string(gm) + " x " + std::to_string(gn) +
-                            " blocks of C (m = " + std::to_string(m) + ", n = " + std::to_string(n) +
-                            ") are more than 2^31 groups");
+      __builtin_mul_overflow(a_bytes, std::size_t(a_tile_bytes), &a_bytes) ||
+      __builtin_mul_overflow(gn, steps, &b_bytes) ||
+      __builtin_mul_overflow(b_bytes, std::size_t(b_tile_bytes), &b_bytes) ||
+      __builtin_add_overflow(a_bytes, b_bytes, &total) || __builtin_mul_overflow(gm, gn, &groups) ||
+      groups > std::size_t(1) << 31)
+    return false;
 
   Workspace& w = workspace();
   const std::lock_guard<std::mutex> hold(w.lock);
-  if (w.bytes.extent(0) < total) {
+  if (w.bytes.extent(0) < total || w.device != space.cuda_device()) {
     w.bytes = {};  // the old one goes first: the two need not fit together
-    w.bytes = Kokkos::View<std::uint8_t*, Kokkos::CudaSpace>(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, "matmul::tensor-core workspace"), total);
+    try {
+      w.bytes = Kokkos::View<std::uint8_t*, Kokkos::CudaSpace>(
+          Kokkos::view_alloc(Kokkos::WithoutInitializing, "matmul::tensor-core workspace"), total);
+    } catch (const std::exception&) {
+      return false;  // no room for the packed copy: the portable kernel needs none
+    }
+    w.device = space.cuda_device();
     if (!w.release_hooked) {
       Kokkos::push_finalize_hook([] { workspace().bytes = {}; });
       w.release_hooked = true;
@@ -395,10 +394,11 @@ void multiply(const Kokkos::Cuda& space, const Input& a, const Input& b, const O
                     kapi::NdRange<1>(kapi::Range<1>(groups * items), kapi::Range<1>(items)), op, c,
                     kapi::LocalAccessor<char, 1>(local_bytes));
   for (const auto& pack : packs) pack.wait();
+  return true;
 }
 
-template void multiply<kapi::precision::tf32>(const Kokkos::Cuda&, const Input&, const Input&, const Output&);
-template void multiply<kapi::bfloat16>(const Kokkos::Cuda&, const Input&, const Input&, const Output&);
-template void multiply<kapi::half>(const Kokkos::Cuda&, const Input&, const Input&, const Output&);
+template bool multiply<kapi::precision::tf32>(const Kokkos::Cuda&, const Input&, const Input&, const Output&);
+template bool multiply<kapi::bfloat16>(const Kokkos::Cuda&, const Input&, const Input&, const Output&);
+template bool multiply<kapi::half>(const Kokkos::Cuda&, const Input&, const Input&, const Output&);
 
 }  // namespace matmul::sm90

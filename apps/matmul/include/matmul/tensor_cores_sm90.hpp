@@ -36,25 +36,24 @@ using Output = Kokkos::View<float**, Kokkos::LayoutStride, Kokkos::CudaSpace>;
 bool runs_on(const Kokkos::Cuda& space);
 
 /// C = A·B with In (precision::tf32, bfloat16 or half) inputs, fp32 sums, on `space`,
-/// returning when C is written; only where runs_on(space). Sizes past the workspace's
-/// reach throw std::length_error naming them.
+/// returning when C is written; only where runs_on(space). False, with nothing done, where
+/// the packed copy of A and B does not fit in the device's memory (or sizes past what a
+/// launch holds): the portable kernel, which needs no copy, is the way there.
 template <class In>
-void multiply(const Kokkos::Cuda& space, const Input& a, const Input& b, const Output& c);
+bool multiply(const Kokkos::Cuda& space, const Input& a, const Input& b, const Output& c);
 
-extern template void multiply<kapi::precision::tf32>(const Kokkos::Cuda&, const Input&, const Input&, const Output&);
-extern template void multiply<kapi::bfloat16>(const Kokkos::Cuda&, const Input&, const Input&, const Output&);
-extern template void multiply<kapi::half>(const Kokkos::Cuda&, const Input&, const Input&, const Output&);
+extern template bool multiply<kapi::precision::tf32>(const Kokkos::Cuda&, const Input&, const Input&, const Output&);
+extern template bool multiply<kapi::bfloat16>(const Kokkos::Cuda&, const Input&, const Input&, const Output&);
+extern template bool multiply<kapi::half>(const Kokkos::Cuda&, const Input&, const Input&, const Output&);
 
 /// C = A·B by the wgmma path where it takes these matrices (types it converts to, a
-/// device that runs it): true when C is written, false (nothing done) otherwise.
+/// device that runs it, room for the packed copy): true when C is written, false
+/// (nothing done) otherwise.
 template <class In, class ExecSpace, class A, class B, class C>
 bool multiply_if_taken(const ExecSpace& space, const A& a, const B& b, const C& c) {
   if constexpr (std::is_same<ExecSpace, Kokkos::Cuda>::value && std::is_convertible<A, Input>::value &&
                 std::is_convertible<B, Input>::value && std::is_convertible<C, Output>::value) {
-    if (runs_on(space)) {
-      multiply<In>(space, a, b, c);
-      return true;
-    }
+    if (runs_on(space)) return multiply<In>(space, a, b, c);
   }
   return false;
 }
