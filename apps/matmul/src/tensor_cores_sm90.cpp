@@ -40,8 +40,24 @@ KOKKOS_INLINE_FUNCTION constexpr std::size_t swizzled(std::size_t r, std::size_t
   return r * row_bytes + ((chunk ^ (r & 7)) * 16);
 }
 
-// ---- packing: one work-item per 16-byte chunk of the packed matrix
-// A (m×k) → blocks of BM rows × steps: tile (bm, kt) at (bm·steps + kt)·a_tile_bytes.
+// ---- packing
+// One 16-byte chunk of a packed tile: elements element(0 … 16 / sizeof(In) - 1), rounded
+// to In, in order.
+template <class In, class Element>
+KOKKOS_INLINE_FUNCTION void write_chunk(std::uint8_t* out, const Element& element) {
+  constexpr int per_word = 4 / int(sizeof(In));
+  kapi::Vec<std::uint32_t, 4> words;
+  for (int w = 0; w < 4; ++w) {
+    std::uint32_t word = 0;
+    for (int h = 0; h < per_word; ++h)
+      word |= std::uint32_t(In(element(std::size_t(w * per_word + h))).bits) << (16 * h);
+    words[w] = word;
+  }
+  words.store(reinterpret_cast<std::uint32_t*>(out));
+}
+
+// A (m×k) → blocks of BM rows × steps: tile (bm, kt) at (bm·steps + kt)·a_tile_bytes; one
+// work-item per 16-byte chunk of the packed A, in order.
 template <class In>
 struct PackA {
   KOKKOS_INLINE_FUNCTION void operator()(const kapi::Item<1>& it, const Input& a, std::uint8_t* packed,
@@ -50,20 +66,8 @@ struct PackA {
     const std::size_t i = it.get_id(0), tile = i / chunks_per_tile, r = i % chunks_per_tile / 8;
     const std::size_t chunk = (i % 8) ^ (r & 7);  // chunk i lies where the swizzle puts this one
     const std::size_t row = tile / steps * BM + r, k0 = tile % steps * bk<In>() + chunk * per_chunk;
-    write<In>(packed + i * 16,
-              [&](std::size_t e) { return row < a.extent(0) && k0 + e < a.extent(1) ? a(row, k0 + e) : 0.0f; });
-  }
-  template <class T, class Element>
-  KOKKOS_INLINE_FUNCTION static void write(std::uint8_t* out, const Element& element) {
-    constexpr int per_word = 4 / int(sizeof(T));
-    kapi::Vec<std::uint32_t, 4> words;
-    for (int w = 0; w < 4; ++w) {
-      std::uint32_t word = 0;
-      for (int h = 0; h < per_word; ++h)
-        word |= std::uint32_t(T(element(std::size_t(w * per_word + h))).bits) << (16 * h);
-      words[w] = word;
-    }
-    words.store(reinterpret_cast<std::uint32_t*>(out));
+    write_chunk<In>(packed + i * 16,
+                    [&](std::size_t e) { return row < a.extent(0) && k0 + e < a.extent(1) ? a(row, k0 + e) : 0.0f; });
   }
 };
 
@@ -83,7 +87,7 @@ struct PackB {
     const std::size_t col = tile / steps * BN + c, k0 = tile % steps * bk<In>();
     auto* const row = reinterpret_cast<std::uint8_t*>(image.get_pointer());
     for (std::size_t chunk = 0; chunk < 8; ++chunk)
-      PackA<In>::template write<In>(row + swizzled(c, chunk), [&](std::size_t e) {
+      write_chunk<In>(row + swizzled(c, chunk), [&](std::size_t e) {
         const std::size_t k = k0 + chunk * per_chunk + e;
         return col < b.extent(1) && k < b.extent(0) ? b(k, col) : 0.0f;
       });
