@@ -5,10 +5,23 @@
 # that a machine without MPI lacks (about 7 MB; setup unpacks them into a private root and
 # relocates OpenMPI there with OPAL_PREFIX). There, run
 #   KAPI_OFFLINE=<folder> ./kapi test <config>
-#   scripts/pack-offline.sh [folder]      (default: .offline, ignored by git)
+#   scripts/pack-offline.sh [--no-mpi] [folder]   (default: .offline, ignored by git)
+#     --no-mpi  leaves OpenMPI and its libraries out (about 7 MB less): for one machine
+#               that runs no MPI, where what is uploaded is capped; the build then has
+#               no kapi-mpi
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 die() { echo "kapi: $*" >&2; exit "${rc:-1}"; }
+mpi=1
+folders=()
+for arg in "$@"; do
+  case $arg in
+    --no-mpi) mpi=0 ;;
+    -*) rc=2 die "pack-offline.sh: unknown option '$arg' (it takes --no-mpi and a folder)" ;;
+    *) folders+=("$arg") ;;
+  esac
+done
+set -- ${folders[@]+"${folders[@]}"}
 [ $# -le 1 ] || rc=2 die "pack-offline.sh takes one folder (got $#: $*)"
 mkdir -p "${1:-$here/.offline}" || rc=2 die "cannot create the folder '${1:-$here/.offline}'"
 out=$(cd "${1:-$here/.offline}" && pwd)
@@ -25,13 +38,14 @@ trap 'rm -rf ${scratch[@]+"${scratch[@]}"}' EXIT
 tmp=$(mktemp "$out/.kokkos-3.4.01-sources.tar.gz.XXXXXX"); scratch+=("$tmp")
 tar -czf "$tmp" -C "$src" kokkos kokkos-kernels || die "packing the Kokkos sources from $src failed"
 debs=$(mktemp -d "$out/.debs.XXXXXX"); scratch+=("$debs")
-(cd "$debs" && apt-get download -o APT::Sandbox::User=root \
-   libgtest-dev libgmock-dev googletest libbenchmark-dev libbenchmark1debian \
-   libboost-context1.74-dev libboost-context1.74.0 libboost1.74-dev \
-   libopenblas-dev libopenblas-pthread-dev libopenblas0-pthread \
-   openmpi-bin openmpi-common libopenmpi3 libopenmpi-dev libevent-core-2.1-7 libevent-pthreads-2.1-7 libfabric1 \
-   libhwloc15 libibverbs1 libnl-3-200 libnl-route-3-200 libpmix2 libpsm-infinipath1 libpsm2-2 libucx0 librdmacm1 \
-   libmunge2 libnuma1 >/dev/null) ||
+packages=(libgtest-dev libgmock-dev googletest libbenchmark-dev libbenchmark1debian
+          libboost-context1.74-dev libboost-context1.74.0 libboost1.74-dev
+          libopenblas-dev libopenblas-pthread-dev libopenblas0-pthread)
+[ "$mpi" = 0 ] ||
+  packages+=(openmpi-bin openmpi-common libopenmpi3 libopenmpi-dev libevent-core-2.1-7 libevent-pthreads-2.1-7
+             libfabric1 libhwloc15 libibverbs1 libnl-3-200 libnl-route-3-200 libpmix2 libpsm-infinipath1 libpsm2-2
+             libucx0 librdmacm1 libmunge2 libnuma1)
+(cd "$debs" && apt-get download -o APT::Sandbox::User=root "${packages[@]}" >/dev/null) ||
   die "apt-get download of the Debian packages failed (network? Debian 12's archive in the apt sources?)"
 for d in "$debs"/*.deb; do dpkg-deb --info "$d" > /dev/null 2>&1 || die "downloaded ${d##*/} is not a valid Debian package"; done
 chmod 644 "$tmp" "$debs"/*.deb && chmod 755 "$debs"

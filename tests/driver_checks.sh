@@ -195,6 +195,28 @@ leftovers() { echo "$KAPI_CACHE"/.[!.]* "$KAPI_CACHE"/src "$KAPI_CACHE/env.sh"; 
     "$tree/scripts/pack-offline.sh" "$work/pack"
   absent "a failed pack-offline.sh leaves no partial pack" "$work/pack/debs" "$work/pack/kokkos-3.4.01-sources.tar.gz" \
     "$work"/pack/.[!.]*
+  # --no-mpi asks for the packages without OpenMPI's (an apt-get that records what it was asked).
+  mkdir -p "$work/bin-record"
+  printf '#!/bin/sh\necho "$*" > "%s/asked"\nexit 97\n' "$work" > "$work/bin-record/apt-get"
+  chmod +x "$work/bin-record/apt-get"
+  for mode in with-mpi no-mpi; do
+    rm -f "$work/asked"
+    flags=()
+    [ "$mode" = no-mpi ] && flags=(--no-mpi)
+    PATH=$work/bin-record:$PATH expect "pack-offline.sh ($mode) asks apt-get" 1 "^kapi: apt-get download" \
+      "$tree/scripts/pack-offline.sh" ${flags[@]+"${flags[@]}"} "$work/pack"
+    if ! grep -q libbenchmark-dev "$work/asked" 2> /dev/null; then
+      fail "pack-offline.sh ($mode): apt-get was not asked for the build's packages"
+    elif grep -q openmpi "$work/asked" && [ "$mode" = no-mpi ]; then
+      fail "pack-offline.sh --no-mpi still asks for OpenMPI: $(cat "$work/asked")"
+    elif ! grep -q openmpi "$work/asked" && [ "$mode" = with-mpi ]; then
+      fail "pack-offline.sh without --no-mpi leaves OpenMPI out: $(cat "$work/asked")"
+    else
+      pass "pack-offline.sh ($mode): OpenMPI asked for only without --no-mpi"
+    fi
+  done
+  expect "pack-offline.sh rejects an unknown option" 2 "^kapi: pack-offline.sh: unknown option '--mpi'" \
+    "$tree/scripts/pack-offline.sh" --mpi "$work/pack"
   rm -rf "$KAPI_CACHE"
 }
 
