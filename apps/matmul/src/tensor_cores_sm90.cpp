@@ -372,7 +372,10 @@ bool multiply(const Kokkos::Cuda& space, const Input& a, const Input& b, const O
     }
     w.device = space.cuda_device();
     if (!w.release_hooked) {
-      Kokkos::push_finalize_hook([] { workspace().bytes = {}; });
+      Kokkos::push_finalize_hook([] {  // run once: registered again after a new initialize
+        workspace().bytes = {};
+        workspace().release_hooked = false;
+      });
       w.release_hooked = true;
     }
   }
