@@ -528,8 +528,11 @@ void check_sm90(std::size_t m, std::size_t n, std::size_t k, double max_relative
   const matmul::ProductReference reference(Kokkos::subview(ha, Kokkos::ALL, std::make_pair(std::size_t(1), k + 1)),
                                            Kokkos::subview(hb, Kokkos::ALL, std::make_pair(std::size_t(1), n + 1)),
                                            matmul::all_rows(m));
+  const char* variant = std::is_same<In, kapi::precision::tf32>::value ? "tuned-tf32"
+                        : std::is_same<In, kapi::bfloat16>::value      ? "tuned-bf16"
+                                                                       : "tuned-fp16";
   const auto r = reference.check<float>(Kokkos::subview(hc, Kokkos::ALL, std::make_pair(std::size_t(2), n + 2)),
-                                        std::is_same<In, kapi::bfloat16>::value ? 1.0 / 256 : 1.0 / 2048);
+                                        matmul::input_unit_roundoff(variant));
   EXPECT_EQ(r.wrong, 0u) << m << "x" << n << "x" << k << ": worst error/tolerance " << r.worst;
   EXPECT_LE(r.relative_error(), max_relative) << m << "x" << n << "x" << k;
   std::size_t touched = 0;  // columns 0, 1, n+2 … n+4 of the wide C

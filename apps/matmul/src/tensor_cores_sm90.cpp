@@ -3,6 +3,8 @@
 // every kernel in it is launched only where runs_on() found the sm_90a code running.
 #include <matmul/tensor_cores_sm90.hpp>
 
+#include <matmul/tensor_cores.hpp>  // banded_block: the portable kernel's group order
+
 #include <cstddef>
 #include <cstdint>
 #include <exception>
@@ -205,8 +207,8 @@ struct Wgmma {
   KOKKOS_INLINE_FUNCTION void operator()(const kapi::NdItem<1>& it, const Operands& op, const Output& c,
                                          const kapi::LocalAccessor<char, 1>& local) const {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-    std::size_t bm = 0, bn = 0;
-    block_of(it.get_group().get_group_id(0), op, bm, bn);
+    const BlockIndex block = banded_block(it.get_group().get_group_id(0), op.gm, op.gn);
+    const std::size_t bm = block.row, bn = block.col;
     const int lid = int(it.get_local_linear_id()), wg = lid / 128;
 
     const auto raw = std::uint32_t(__cvta_generic_to_shared(local.get_pointer()));
@@ -263,16 +265,6 @@ struct Wgmma {
 #else
     (void)it, (void)op, (void)c, (void)local;  // launched only where sm_90a code runs (runs_on)
 #endif
-  }
-
-  // Group g's block of C: bands of 8 block-rows, column by column within a band, so that
-  // the groups running together share their tiles in L2.
-  KOKKOS_INLINE_FUNCTION static void block_of(std::size_t g, const Operands& op, std::size_t& bm, std::size_t& bn) {
-    constexpr std::size_t band = 8;
-    const std::size_t per_band = band * op.gn, first = g / per_band * band;
-    const std::size_t rows_here = op.gm - first < band ? op.gm - first : band;
-    bm = first + g % per_band % rows_here;
-    bn = g % per_band / rows_here;
   }
 
   // Accumulator d[4j + q] of work-item t of a warpgroup: row 16·(t / 32) + (t % 32) / 4

@@ -24,8 +24,7 @@
 //           no registers on the way; bench_matmul's tuned-tf32-async* variants.
 //   host:   a sub-group is one work-item, so a group is 4 work-items of 32×32 tiles
 //           (64×64 blocks), one buffer. Host speed is not a goal of these variants.
-// Groups are numbered in bands of 8 block-rows, column by column within a band, so that
-// the groups running together share their A and B tiles in the cache.
+// Groups take their blocks in bands of block-rows (banded_block below).
 #include <cstddef>
 #include <cstdint>
 #include <stdexcept>
@@ -40,6 +39,19 @@
 #include <kapi/vec.hpp>
 
 namespace matmul {
+
+/// Which block of C (row and column of blocks, of gm × gn) group g computes: groups are
+/// numbered in bands of 8 block-rows, column by column within a band, so that the groups
+/// running together share their A and B tiles in the cache (both tensor-core kernels).
+struct BlockIndex {
+  std::size_t row, col;
+};
+KOKKOS_INLINE_FUNCTION BlockIndex banded_block(std::size_t g, std::size_t gm, std::size_t gn) {
+  constexpr std::size_t band = 8;
+  const std::size_t per_band = band * gn, first = g / per_band * band;
+  const std::size_t rows_here = gm - first < band ? gm - first : band;
+  return {first + g % per_band % rows_here, g % per_band / rows_here};
+}
 
 /// Block sizes of the tensor-core kernel: BM×BN of C per group in WM×WN tiles per
 /// sub-group, BK of K per step; on a device, min_groups groups resident per multiprocessor
@@ -79,7 +91,6 @@ struct JointMatmul {
   static_assert(BK % 4 == 0 && BN % 4 == 0, "tiles are copied in runs of 4");
   static constexpr int a_runs = BM * BK / 4, b_runs = BK * BN / 4;  // runs of 4 per tile
   static constexpr int a_per_item = (a_runs + items - 1) / items, b_per_item = (b_runs + items - 1) / items;
-  static constexpr int band = 8;  // block-rows per band of the group order
   using launch_bounds = kapi::LaunchBounds<items, Shape::min_groups>;
 
   using SG = kapi::SubGroup;
@@ -232,12 +243,9 @@ struct JointMatmul {
                                          const kapi::LocalAccessor<S, 1>& a_tiles,
                                          const kapi::LocalAccessor<S, 1>& b_tiles) const {
     const std::size_t m = c.extent(0), n = c.extent(1), k_extent = a.extent(1);
-    // The group's block: bands of `band` block-rows, column by column within a band.
-    const std::size_t gm = kapi::ceil_div(m, std::size_t(BM)), gn = kapi::ceil_div(n, std::size_t(BN));
-    const std::size_t g = it.get_group().get_group_id(0), per_band = std::size_t(band) * gn;
-    const std::size_t first = g / per_band * band, rows_here = gm - first < std::size_t(band) ? gm - first : band;
-    const std::size_t bm = first + g % per_band % rows_here, bn = g % per_band / rows_here;
-    const std::size_t row0 = bm * BM, col0 = bn * BN;
+    const BlockIndex block = banded_block(it.get_group().get_group_id(0), kapi::ceil_div(m, std::size_t(BM)),
+                                          kapi::ceil_div(n, std::size_t(BN)));
+    const std::size_t row0 = block.row * BM, col0 = block.col * BN;
 
     const kapi::SubGroup sg = it.get_sub_group();
     const int w = int(sg.get_group_id()), wm = w / warps_n, wn = w % warps_n;
