@@ -50,9 +50,12 @@ TYPED_TEST(MatmulApp, EveryVariantDouble) {
     for (const auto& s : shapes) check_variant<double, TypeParam>(variant, s[0], s[1], s[2]);
 }
 
-// Several blocks of the tuned kernel in each dimension (host 64, device 128), K over two steps.
+// Several blocks of the tuned kernel in each dimension, K over several steps; on a device
+// both float shapes: 257×200 has fewer 128×128 blocks than any GPU has multiprocessors
+// (64×128 blocks), 1537×1411 more than an H100's 132 (128×128 blocks).
 TYPED_TEST(MatmulApp, TunedAcrossBlocks) {
   check_variant<float, TypeParam>("tuned", 257, 200, 300);
+  check_variant<float, TypeParam>("tuned", 1537, 1411, 70);
   check_variant<double, TypeParam>("tuned", 150, 257, 131);
 }
 
