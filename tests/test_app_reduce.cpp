@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -121,6 +122,29 @@ TYPED_TEST(ReduceApp, PairwiseInPlaceLikeTheSeed) {
     auto x =
         kapi_test::make_view<std::int64_t, TypeParam>("x", n, [](std::size_t i) { return value_at<std::int64_t>(i); });
     EXPECT_EQ(reduce::sum_pairwise_in_place(TypeParam(), x), reference<std::int64_t>(n).exact) << n;
+  }
+}
+
+// pairwise adds the same pairs in the same order at every length, whichever passes run in
+// one work-group (none; those from 4096 elements down, the device's default; all but the
+// first): the float sum equals, bit for bit, the halving passes run here one by one.
+TYPED_TEST(ReduceApp, PairwiseIsTheHalvingTreeBitForBit) {
+  reduce::Workspace<float, TypeParam> ws(TypeParam(), 1);
+  for (std::size_t n : {2, 3, 4095, 4096, 4097, 8193, 12345, 100003}) {
+    std::vector<float> v(n);
+    for (std::size_t i = 0; i < n; ++i) v[i] = float(std::sin(0.37 * double(i)) * 1e3 + 1e-3 * double(i % 97));
+    const Kokkos::View<const float*, typename TypeParam::memory_space> x = kapi_test::make_view<float, TypeParam>("x", v);
+    for (std::size_t m = n; m > 1;) {
+      const std::size_t half = (m + 1) / 2;
+      for (std::size_t i = 0; i + half < m; ++i) v[i] += v[i + half];
+      m = half;
+    }
+    EXPECT_EQ(reduce::sum<float>("pairwise", TypeParam(), x, ws), v[0]) << "n = " << n;
+    for (std::size_t tail : {std::size_t(1), std::size_t(4096), n}) {
+      const float got = reduce::sum_pairwise(TypeParam(), x, ws, tail);
+      EXPECT_EQ(std::memcmp(&got, &v[0], sizeof(float)), 0)
+          << "n = " << n << ", tail " << tail << ": got " << got << ", the tree gives " << v[0];
+    }
   }
 }
 
