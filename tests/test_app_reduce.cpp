@@ -133,7 +133,8 @@ TYPED_TEST(ReduceApp, PairwiseIsTheHalvingTreeBitForBit) {
   for (std::size_t n : {2, 3, 4095, 4096, 4097, 8193, 12345, 100003}) {
     std::vector<float> v(n);
     for (std::size_t i = 0; i < n; ++i) v[i] = float(std::sin(0.37 * double(i)) * 1e3 + 1e-3 * double(i % 97));
-    const Kokkos::View<const float*, typename TypeParam::memory_space> x = kapi_test::make_view<float, TypeParam>("x", v);
+    const Kokkos::View<const float*, typename TypeParam::memory_space> x =
+        kapi_test::make_view<float, TypeParam>("x", v);
     for (std::size_t m = n; m > 1;) {
       const std::size_t half = (m + 1) / 2;
       for (std::size_t i = 0; i + half < m; ++i) v[i] += v[i + half];

@@ -15,6 +15,17 @@ struct SlidingWindowPhased {
   KOKKOS_INLINE_FUNCTION void operator()(const kapi::WorkGroup<2>& wg, const A& a, const B& b, const C& c,
                                          const kapi::LocalAccessor<T, 2>& a_tile,
                                          const kapi::LocalAccessor<T, 2>& b_tile) const {
+    // The inner product's count and stride (a tile side is at most a group's 1024 items).
+    // Device code counts in int, as the raw twin does: with std::size_t nvcc unrolled the
+    // loop 4 times on a 64-bit counter, with int 16 times (on an H100 93.9 / 90.2% of the
+    // raw twin at n = 2048 / 8192 became 105.8 / 99.2%). Host code counts in std::size_t:
+    // with int, g++ made phased-t16 on serial a quarter slower (results
+    // cuda-hopper-h100-2026-11-27-2).
+#if KAPI_COMPILING_DEVICE_CODE
+    using Count = int;
+#else
+    using Count = std::size_t;
+#endif
     const std::size_t tile = wg.get_local_range(0), b_stride = b_tile.get_range()[1];
     const std::size_t m = c.extent(0), n = c.extent(1), k_extent = a.extent(1);
     kapi::PerWorkItem<T> acc(wg, T(0));
@@ -27,16 +38,12 @@ struct SlidingWindowPhased {
       });
       // Through the row and column pointers (as SlidingWindowTile): on an H100 2–3 points
       // closer to the raw twin than a_tile(li, k) * b_tile(k, lj), the same on the host.
-      // The count and stride in int (a tile side is at most a group's 1024 items), as the
-      // raw twin's: with std::size_t nvcc unrolled the loop 4 times on a 64-bit counter,
-      // with int 16 times; on an H100 93.9 / 90.2% of the raw twin at n = 2048 / 8192
-      // became 105.8 / 99.2%.
-      const int tile_k = static_cast<int>(tile), b_step = static_cast<int>(b_stride);
+      const Count tile_k = static_cast<Count>(tile), b_step = static_cast<Count>(b_stride);
       kapi::for_each_work_item(wg, [&](const kapi::NdItem<2>& it) {
         const T* as = &a_tile(it.get_local_id(0), 0);
         const T* bs = &b_tile(0, it.get_local_id(1));
         T sum = acc(it);
-        for (int k = 0; k < tile_k; ++k) sum += as[k] * bs[k * b_step];
+        for (Count k = 0; k < tile_k; ++k) sum += as[k] * bs[k * b_step];
         acc(it) = sum;
       });
     }

@@ -237,8 +237,7 @@ std::size_t multiprocessors(const ExecSpace& space) {
 #if defined(KOKKOS_ENABLE_CUDA)
   if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
     int count = 0;
-    if (cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, space.cuda_device()) == cudaSuccess &&
-        count > 0)
+    if (cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, space.cuda_device()) == cudaSuccess && count > 0)
       return static_cast<std::size_t>(count);
   }
 #endif

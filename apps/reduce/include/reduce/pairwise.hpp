@@ -87,8 +87,7 @@ template <class ExecSpace, class View>
 typename View::non_const_value_type pairwise_passes(const ExecSpace& space, const View& data, std::size_t m,
                                                     std::size_t tail_length,
                                                     std::vector<kapi::KernelEvent<ExecSpace>>& events) {
-  for (; m > tail_length; m = kapi::ceil_div(m, std::size_t(2)))
-    events.push_back(pairwise_pass(space, data, data, m));
+  for (; m > tail_length; m = kapi::ceil_div(m, std::size_t(2))) events.push_back(pairwise_pass(space, data, data, m));
   if (m > 1) {
     const kapi::Range<1> group(std::min(pairwise_tail_items, kapi::ceil_div(m, std::size_t(2))));
     events.push_back(kapi::call_kernel_async(space, PairwiseTail{}, kapi::NdRange<1>(group, group), data, m));
