@@ -123,8 +123,9 @@ inline constexpr bool have_kokkos_kernels = false;
 inline constexpr kapi_apps::VariantTable variant_table{
     "reduce",
     kapi_apps::variant("pairwise",
-                       "the seed program's multi-pass pairwise kernel: ceil(log2 n) range launches, each adding "
-                       "the upper half into the lower",
+                       "the seed program's multi-pass pairwise kernel: a range launch per pass, each adding the "
+                       "upper half into the lower (on a device the passes from 4096 elements down in one "
+                       "work-group)",
                        kapi_apps::Kind::kapi, RunPairwise{}),
     kapi_apps::variant("recursive",
                        "the seed program's recursive work-group reduction in local memory, pass after pass "
