@@ -253,9 +253,10 @@ void multiply_tuned(const ExecSpace& space, const A& a, const B& b, const C& c) 
   constexpr bool host = kapi::is_host_execution_space_v<ExecSpace>;
   if constexpr (!host && std::is_same_v<T, float>) {
     using Big = TunedShape<T, false>;
-    const std::size_t blocks =
-        kapi::ceil_div(c.extent(0), std::size_t(Big::BM)) * kapi::ceil_div(c.extent(1), std::size_t(Big::BN));
-    if (blocks < multiprocessors(space)) return multiply_tuned_shaped<TunedFewBlocksShape>(space, a, b, c);
+    std::size_t blocks = 0;  // past 64 bits: many blocks
+    const bool many = __builtin_mul_overflow(kapi::ceil_div(c.extent(0), std::size_t(Big::BM)),
+                                             kapi::ceil_div(c.extent(1), std::size_t(Big::BN)), &blocks);
+    if (!many && blocks < multiprocessors(space)) return multiply_tuned_shaped<TunedFewBlocksShape>(space, a, b, c);
   }
   multiply_tuned_shaped<TunedShape<T, host>>(space, a, b, c);
 }
