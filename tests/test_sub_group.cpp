@@ -13,6 +13,7 @@
 #include <memory>
 #include <ostream>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "execution_spaces.hpp"
@@ -688,6 +689,51 @@ TYPED_TEST(SubGroup, OperandsStayInLocalIdOrder) {
             << names[row] << ", group size " << size << ", local id " << p.id << " of a sub-group of " << p.range;
     }
   }
+}
+
+// kapi::space_traits agrees with the sizes written out above and with
+// is_host_execution_space_v; a type kapi was not taught gets the generic team path's
+// defaults (no host engine, one work-item per sub-group, the result copied to host memory).
+struct UnknownSpace {};
+static_assert(!kapi::space_traits<UnknownSpace>::is_host && !kapi::space_traits<UnknownSpace>::is_cuda &&
+              !kapi::space_traits<UnknownSpace>::is_hip && kapi::space_traits<UnknownSpace>::sub_group_size == 1);
+static_assert(std::is_same_v<kapi::space_traits<UnknownSpace>::reduce_result_space, Kokkos::HostSpace>);
+static_assert(!kapi::is_host_execution_space_v<UnknownSpace>);
+
+TYPED_TEST(SubGroup, SpaceTraits) {
+  using Space = TypeParam;
+  using Traits = kapi::space_traits<Space>;
+  EXPECT_EQ(Traits::sub_group_size, expected_sub_group_size<Space>());
+  EXPECT_EQ(kapi::space_traits<const Space>::sub_group_size, Traits::sub_group_size);
+  EXPECT_EQ(Traits::is_host, kapi::is_host_execution_space_v<Space>);
+  EXPECT_EQ(Traits::is_host, kapi::is_host_execution_space_v<const Space>);
+  EXPECT_FALSE(Traits::is_cuda && Traits::is_hip);
+#if defined(KOKKOS_ENABLE_CUDA)
+  EXPECT_EQ(Traits::is_cuda, (std::is_same_v<Space, Kokkos::Cuda>));
+#endif
+  EXPECT_FALSE(Traits::is_host && (Traits::is_cuda || Traits::is_hip));
+}
+
+// KAPI_IF_ON_DEVICE / KAPI_IF_ON_HOST pick the pass a kernel runs in, as
+// KAPI_COMPILING_DEVICE_CODE says.
+template <class Space>
+struct WhichPass {
+  Kokkos::View<int*, typename Space::memory_space> out;
+  KOKKOS_INLINE_FUNCTION void operator()(const kapi::Item<1>& it) const {
+    int pass = 0;
+    KAPI_IF_ON_DEVICE((pass += 1;))
+    KAPI_IF_ON_HOST((pass += 2;))
+    out(it.get_linear_id()) = pass == (KAPI_COMPILING_DEVICE_CODE ? 1 : 2) ? pass : -pass;
+  }
+};
+
+TYPED_TEST(SubGroup, IfOnDeviceOrHost) {
+  using Space = TypeParam;
+  const std::size_t n = 37;
+  Kokkos::View<int*, typename Space::memory_space> out("out", n);
+  kapi::call_kernel(Space(), WhichPass<Space>{out}, kapi::Range<1>(n));
+  const auto h = kapi_test::to_host(out);
+  for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(h(i), kapi::is_host_execution_space_v<Space> ? 2 : 1) << "item " << i;
 }
 
 }  // namespace

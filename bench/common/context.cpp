@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <kapi/execution_space.hpp>
+#include <kapi/space_traits.hpp>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -87,7 +88,7 @@ std::string host_cpu() {
 
 std::string device_name() {
 #if defined(KOKKOS_ENABLE_CUDA)
-  if constexpr (std::is_same_v<Kokkos::DefaultExecutionSpace, Kokkos::Cuda>) {
+  if constexpr (kapi::space_traits<Kokkos::DefaultExecutionSpace>::is_cuda) {
     cudaDeviceProp p{};
     const int dev = Kokkos::Cuda().cuda_device();
     if (cudaGetDeviceProperties(&p, dev) == cudaSuccess) {

@@ -11,6 +11,7 @@
 // GPU's own timeline: no host launch latency or fence round trip at either end.
 #include <Kokkos_Core.hpp>
 #include <chrono>
+#include <kapi/space_traits.hpp>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -18,11 +19,7 @@
 namespace kapi_bench {
 
 template <class Space>
-inline constexpr bool is_cuda_space = false;
-#if defined(KOKKOS_ENABLE_CUDA)
-template <>
-inline constexpr bool is_cuda_space<Kokkos::Cuda> = true;
-#endif
+inline constexpr bool is_cuda_space = kapi::space_traits<Space>::is_cuda;
 
 /// Wall-clock timer: host spaces, any space without an event timer, and latencies.
 template <class Space>

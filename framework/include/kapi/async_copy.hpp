@@ -22,7 +22,7 @@
 
 #include <kapi/config.hpp>
 
-#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 800)
+#if KAPI_CUDA_ARCH >= 800
 #define KAPI_ASYNC_COPY_CP_ASYNC 1
 #else
 #define KAPI_ASYNC_COPY_CP_ASYNC 0

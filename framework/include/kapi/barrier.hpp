@@ -1,6 +1,8 @@
 #pragma once
 // group_barrier: every work-item of the group waits until all have arrived; memory
 // written to local (and, with device scope, global) memory before it is visible after it.
+#include <kapi/config.hpp>
+#include <kapi/device/detail/warp.hpp>
 #include <kapi/group.hpp>
 #include <kapi/memory_model.hpp>
 #include <kapi/sub_group.hpp>
@@ -26,17 +28,8 @@ KAPI_FUNCTION void group_barrier(const Group<N>& group, MemoryScope scope = Memo
 /// where a sub-group is one work-item.
 KAPI_FUNCTION void group_barrier(const SubGroup& sg, MemoryScope scope = MemoryScope::sub_group) {
   (void)scope;
-#if defined(__CUDA_ARCH__)
-  const unsigned lanes = static_cast<unsigned>(sg.get_local_range());
-  __syncwarp(lanes >= 32 ? 0xffffffffu : (1u << lanes) - 1u);
-#elif defined(__HIP_DEVICE_COMPILE__)
   (void)sg;
-  __builtin_amdgcn_fence(__ATOMIC_RELEASE, "wavefront");
-  __builtin_amdgcn_wave_barrier();
-  __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "wavefront");
-#else
-  (void)sg;
-#endif
+  KAPI_IF_ON_DEVICE((detail::warp::sync(detail::warp::mask_of(static_cast<int>(sg.get_local_range())));))
 }
 
 }  // namespace kapi

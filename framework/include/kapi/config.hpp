@@ -2,21 +2,77 @@
 // Compile-time switches shared by every kapi header.
 #include <Kokkos_Core.hpp>
 
-// 1 while the compiler generates accelerator code (the device pass of nvcc, hipcc or a
-// SYCL compiler); 0 in host passes, including the host pass of a CUDA build. It says how
-// this pass compiles, not where a launch runs: that is kapi::is_host_execution_space_v
-// (execution_space.hpp).
-#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__) || defined(__SYCL_DEVICE_ONLY__)
+// Which pass the compiler is in. The only place kapi reads the compilers' device macros
+// (__CUDA_ARCH__, __HIP_DEVICE_COMPILE__, ...); every other header asks these:
+// - KAPI_COMPILING_CUDA_DEVICE_CODE: 1 in the device pass of nvcc or clang's CUDA mode;
+// - KAPI_COMPILING_HIP_DEVICE_CODE: 1 in the device pass of hipcc (clang's HIP mode);
+// - KAPI_COMPILING_DEVICE_CODE: 1 in either; 0 in host passes, including the host pass of
+//   a CUDA or HIP build. It says how this pass compiles, not where a launch runs: that is
+//   kapi::space_traits<Space>::is_host (space_traits.hpp);
+// - KAPI_CUDA_ARCH: __CUDA_ARCH__ (e.g. 900) in a CUDA device pass, 0 in any other pass.
+// kapi's device code is written for CUDA warps and HIP wavefronts: any other device
+// compiler stops here with a message, rather than getting CUDA's sub-group size and a
+// no-op sub-group barrier without a word.
+#if defined(__CUDA_ARCH__) && defined(__HIP_DEVICE_COMPILE__)
+#error \
+    "kapi: both __CUDA_ARCH__ and __HIP_DEVICE_COMPILE__ are defined (HIP on NVIDIA?): kapi supports CUDA through Kokkos::Cuda (nvcc or clang) and HIP on AMD GPUs"
+#elif defined(__CUDA_ARCH__)
+#define KAPI_COMPILING_CUDA_DEVICE_CODE 1
+#define KAPI_COMPILING_HIP_DEVICE_CODE 0
+#define KAPI_CUDA_ARCH __CUDA_ARCH__
+#elif defined(__HIP_DEVICE_COMPILE__)
+#define KAPI_COMPILING_CUDA_DEVICE_CODE 0
+#define KAPI_COMPILING_HIP_DEVICE_CODE 1
+#define KAPI_CUDA_ARCH 0
+#elif defined(__SYCL_DEVICE_ONLY__)
+#error \
+    "kapi: SYCL device compilers (__SYCL_DEVICE_ONLY__) are not supported: kapi's device code is written for CUDA and HIP; use Kokkos' Serial, OpenMP, Threads, CUDA or HIP backend"
+#elif defined(_NVHPC_CUDA) || defined(__NVCOMPILER_CUDA__)
+#error \
+    "kapi: NVHPC's CUDA mode (nvc++ -cuda) is not supported: it compiles host and device code in one pass, kapi's device code needs CUDA's split passes; compile with nvcc (Kokkos' nvcc_wrapper) or clang"
+#elif defined(__NVCOMPILER) && (defined(KOKKOS_ENABLE_OPENMPTARGET) || defined(KOKKOS_ENABLE_OPENACC))
+#error \
+    "kapi: NVHPC offload (-mp=gpu, -acc=gpu) is not supported: it compiles host and device code in one pass, kapi's device code needs CUDA's or HIP's split passes"
+#elif defined(__NVPTX__) || defined(__nvptx__) || defined(__AMDGCN__) || defined(__amdgcn__) || defined(__SPIR__) || \
+    defined(__SPIRV__)
+#error \
+    "kapi: this is a GPU device pass that is neither CUDA nor HIP (OpenMP or OpenACC offload?), which kapi does not support: its device code is written for CUDA (nvcc, clang) and HIP (hipcc)"
+#else
+#define KAPI_COMPILING_CUDA_DEVICE_CODE 0
+#define KAPI_COMPILING_HIP_DEVICE_CODE 0
+#define KAPI_CUDA_ARCH 0
+#endif
+#if KAPI_COMPILING_CUDA_DEVICE_CODE || KAPI_COMPILING_HIP_DEVICE_CODE
 #define KAPI_COMPILING_DEVICE_CODE 1
 #else
 #define KAPI_COMPILING_DEVICE_CODE 0
+#endif
+
+// KAPI_IF_ON_DEVICE((code)) / KAPI_IF_ON_HOST((code)): code inside a KAPI_FUNCTION for the
+// device pass only / the host pass only, in a block of its own. Kokkos' own macros where
+// Kokkos defines them (3.6 and later), so that kapi and Kokkos agree; on Kokkos 3.4 the
+// test of KAPI_COMPILING_DEVICE_CODE.
+#define KAPI_IMPL_STRIP_PARENS(...) __VA_ARGS__
+#if defined(KOKKOS_IF_ON_DEVICE) && defined(KOKKOS_IF_ON_HOST)
+#define KAPI_IF_ON_DEVICE(CODE) KOKKOS_IF_ON_DEVICE(CODE)
+#define KAPI_IF_ON_HOST(CODE) KOKKOS_IF_ON_HOST(CODE)
+#elif KAPI_COMPILING_DEVICE_CODE
+#define KAPI_IF_ON_DEVICE(CODE) \
+  { KAPI_IMPL_STRIP_PARENS CODE }
+#define KAPI_IF_ON_HOST(CODE) \
+  {}
+#else
+#define KAPI_IF_ON_DEVICE(CODE) \
+  {}
+#define KAPI_IF_ON_HOST(CODE) \
+  { KAPI_IMPL_STRIP_PARENS CODE }
 #endif
 
 // KAPI_DEVICE_ASSUME(fact): a fact about an id or extent that every device launch
 // guarantees (work-groups of at most 1024 work-items, fewer than 2^31 groups per
 // dimension), told to the device compiler so that it can keep size_t index arithmetic
 // in 32 bits; nothing in host passes.
-#if KAPI_COMPILING_DEVICE_CODE && (defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__))
+#if KAPI_COMPILING_DEVICE_CODE
 #define KAPI_DEVICE_ASSUME(fact) __builtin_assume(fact)
 #else
 #define KAPI_DEVICE_ASSUME(fact) ((void)sizeof(fact))  // names its variables, evaluates nothing

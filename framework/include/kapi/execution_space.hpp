@@ -4,39 +4,24 @@
 // Three questions look alike and are answered in three places:
 // - KAPI_COMPILING_DEVICE_CODE (config.hpp): is the compiler generating accelerator code
 //   right now? A preprocessor test: picks device intrinsics inside a KAPI_FUNCTION.
-// - kapi::is_host_execution_space_v<ExecSpace> (here): does this space run its work on
-//   host threads? Then a work-group is run by one thread (the host engine); otherwise it
-//   is a Kokkos team. Answered by an explicit list of host spaces, never by memory
-//   accessibility (HIP's unified memory makes device memory host-accessible).
-// - kapi::detail::host_reads_result_directly<ExecSpace> (reduce/detail/reduce_result.hpp):
+// - kapi::is_host_execution_space_v<ExecSpace> (here, from kapi::space_traits): does this
+//   space run its work on host threads? Then a work-group is run by one thread (the host
+//   engine); otherwise it is a Kokkos team. Answered per space type in space_traits.hpp,
+//   never by memory accessibility (HIP's unified memory makes device memory host-accessible).
+// - kapi::detail::host_reads_result_directly<ExecSpace> (reduce/device_reduce.hpp):
 //   can the host read a reduction's result where the kernel wrote it, without a copy?
 #include <cstddef>
 #include <type_traits>
 
 #include <kapi/config.hpp>
+#include <kapi/space_traits.hpp>
 
 namespace kapi {
 
-/// True for the Kokkos execution spaces whose work runs on host threads.
+/// True for the Kokkos execution spaces whose work runs on host threads
+/// (space_traits<ExecSpace>::is_host; teach kapi a space there, not here).
 template <class ExecSpace>
-struct is_host_execution_space : std::false_type {};
-
-#if defined(KOKKOS_ENABLE_SERIAL)
-template <>
-struct is_host_execution_space<Kokkos::Serial> : std::true_type {};
-#endif
-#if defined(KOKKOS_ENABLE_OPENMP)
-template <>
-struct is_host_execution_space<Kokkos::OpenMP> : std::true_type {};
-#endif
-#if defined(KOKKOS_ENABLE_THREADS)
-template <>
-struct is_host_execution_space<Kokkos::Threads> : std::true_type {};
-#endif
-#if defined(KOKKOS_ENABLE_HPX)
-template <>
-struct is_host_execution_space<Kokkos::Experimental::HPX> : std::true_type {};
-#endif
+struct is_host_execution_space : std::bool_constant<space_traits<ExecSpace>::is_host> {};
 
 template <class ExecSpace>
 inline constexpr bool is_host_execution_space_v = is_host_execution_space<std::remove_cv_t<ExecSpace>>::value;
@@ -67,7 +52,7 @@ using enabled_execution_spaces = typename detail::space_list_until_void<executio
                                                                         Kokkos::Cuda,
 #endif
 #if defined(KOKKOS_ENABLE_HIP)
-                                                                        Kokkos::Experimental::HIP,
+                                                                        detail::HipExecutionSpace,
 #endif
 #if defined(KOKKOS_ENABLE_OPENMP)
                                                                         Kokkos::OpenMP,

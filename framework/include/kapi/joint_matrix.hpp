@@ -53,7 +53,7 @@
 #include <kapi/config.hpp>
 #include <kapi/reduced_precision.hpp>
 
-#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 800)
+#if KAPI_CUDA_ARCH >= 800
 #define KAPI_JOINT_MATRIX_MMA 1
 #else
 #define KAPI_JOINT_MATRIX_MMA 0

@@ -8,6 +8,7 @@
 #include <kapi/errors.hpp>
 #include <kapi/execution_space.hpp>
 #include <kapi/integer_math.hpp>
+#include <kapi/space_traits.hpp>
 
 // Kernels: index spaces, work-items, work-groups, launches
 #include <kapi/device_limits.hpp>

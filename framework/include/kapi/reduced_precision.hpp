@@ -22,7 +22,7 @@
 
 #include <kapi/config.hpp>
 
-#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 800)
+#if KAPI_CUDA_ARCH >= 800
 #define KAPI_REDUCED_PRECISION_CVT 1
 #else
 #define KAPI_REDUCED_PRECISION_CVT 0

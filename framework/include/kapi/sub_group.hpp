@@ -7,10 +7,11 @@
 //   T sum = kapi::reduce_over_group(sg, x, kapi::plus<>());
 //   T right = kapi::shift_group_left(sg, x);        // the next work-item's x
 //   kapi::group_barrier(sg);
-// Sizes (max_sub_group_size<ExecSpace>()): CUDA 32 (a warp; shuffles and votes are warp
-// intrinsics), HIP 64 (a wavefront), host backends 1 (every work-item is its own
-// sub-group: host work-items are separate contexts, so a wider sub-group would need a
-// sub-group scheduler and buy nothing the phased form does not).
+// Sizes (max_sub_group_size<ExecSpace>(), from space_traits.hpp): CUDA 32 (a warp;
+// shuffles and votes are warp intrinsics), HIP 64 (a wavefront), host backends 1 (every
+// work-item is its own sub-group: host work-items are separate contexts, so a wider
+// sub-group would need a sub-group scheduler and buy nothing the phased form does not),
+// other Kokkos backends 1 (the generic team path: no warp intrinsics assumed).
 // Every query returns std::size_t (1-d, as SYCL's sub_group is); the algorithms are in
 // sub_group_algorithms.hpp, group_barrier(SubGroup) in barrier.hpp.
 #include <cstddef>
@@ -19,30 +20,24 @@
 #include <kapi/config.hpp>
 #include <kapi/detail/group_handle.hpp>
 #include <kapi/execution_space.hpp>
+#include <kapi/space_traits.hpp>
 
 namespace kapi {
 
 /// Work-items per sub-group (the last one of a group may have fewer) for kernels on ExecSpace.
 template <class ExecSpace>
 constexpr std::size_t max_sub_group_size() {
-  if constexpr (is_host_execution_space_v<ExecSpace>) {
-    return 1;
-#if defined(KOKKOS_ENABLE_HIP)
-  } else if constexpr (std::is_same_v<std::remove_cv_t<ExecSpace>, Kokkos::Experimental::HIP>) {
-    return 64;
-#endif
-  } else {
-    return 32;
-  }
+  return space_traits<std::remove_cv_t<ExecSpace>>::sub_group_size;
 }
 
 namespace detail {
 /// The sub-group size of the code this pass compiles (device pass: the device's; host
-/// pass: the host engine's), the one NdItem::get_sub_group() cuts groups by.
-#if defined(__HIP_DEVICE_COMPILE__)
-inline constexpr std::size_t compiled_sub_group_size = 64;
-#elif KAPI_COMPILING_DEVICE_CODE
-inline constexpr std::size_t compiled_sub_group_size = 32;
+/// pass: the host engine's), the one NdItem::get_sub_group() cuts groups by. It equals
+/// space_traits' sub_group_size of every space whose kernels this pass compiles.
+#if KAPI_COMPILING_CUDA_DEVICE_CODE
+inline constexpr std::size_t compiled_sub_group_size = cuda_warp_size;
+#elif KAPI_COMPILING_HIP_DEVICE_CODE
+inline constexpr std::size_t compiled_sub_group_size = hip_wavefront_size;
 #else
 inline constexpr std::size_t compiled_sub_group_size = 1;
 #endif

@@ -24,6 +24,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <kapi/reduced_precision.hpp>
+#include <kapi/space_traits.hpp>
 
 namespace matmul::sm90 {
 
@@ -51,7 +52,7 @@ extern template bool multiply<kapi::half>(const Kokkos::Cuda&, const Input&, con
 /// (nothing done) otherwise.
 template <class In, class ExecSpace, class A, class B, class C>
 bool multiply_if_taken(const ExecSpace& space, const A& a, const B& b, const C& c) {
-  if constexpr (std::is_same<ExecSpace, Kokkos::Cuda>::value && std::is_convertible<A, Input>::value &&
+  if constexpr (kapi::space_traits<ExecSpace>::is_cuda && std::is_convertible<A, Input>::value &&
                 std::is_convertible<B, Input>::value && std::is_convertible<C, Output>::value) {
     if (runs_on(space)) return multiply<In>(space, a, b, c);
   }

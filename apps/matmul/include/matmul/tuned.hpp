@@ -235,7 +235,7 @@ struct TunedFewBlocksShape {
 template <class ExecSpace>
 std::size_t multiprocessors(const ExecSpace& space) {
 #if defined(KOKKOS_ENABLE_CUDA)
-  if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
+  if constexpr (kapi::space_traits<ExecSpace>::is_cuda) {
     int count = 0;
     if (cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, space.cuda_device()) == cudaSuccess && count > 0)
       return static_cast<std::size_t>(count);

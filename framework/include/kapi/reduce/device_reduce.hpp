@@ -37,23 +37,11 @@
 #include <kapi/functional.hpp>
 #include <kapi/launch.hpp>
 #include <kapi/reduce/tuning.hpp>
+#include <kapi/space_traits.hpp>
 
 namespace kapi {
 
 namespace detail {
-// Where a device reduction's result lands on the host: pinned memory, so that the copy
-// is a plain asynchronous one on the space's stream.
-template <class ExecSpace>
-struct ReduceResultSpace {
-  using type = Kokkos::HostSpace;
-};
-#if defined(KOKKOS_ENABLE_CUDA)
-template <>
-struct ReduceResultSpace<Kokkos::Cuda> {
-  using type = Kokkos::CudaHostPinnedSpace;
-};
-#endif
-
 template <class ExecSpace>
 // Can the host read the result where the kernel wrote it (no copy back)? A memory
 // question, unlike is_host_execution_space_v.
@@ -133,7 +121,8 @@ class ReduceWorkspace {
   std::vector<KernelEvent<ExecSpace>>& impl_events() { return events_; }
 
  private:
-  using HostResult = Kokkos::View<T, typename detail::ReduceResultSpace<ExecSpace>::type>;
+  // Where a device reduction's result lands on the host (space_traits.hpp).
+  using HostResult = Kokkos::View<T, typename space_traits<ExecSpace>::reduce_result_space>;
   ExecSpace space_;
   Kokkos::View<T*, memory_space> partials_[2];
   Kokkos::View<unsigned, memory_space> counter_;
@@ -169,7 +158,7 @@ class ReduceEvent {
  private:
   void queue_copy_to_host() const {
 #if defined(KOKKOS_ENABLE_CUDA)
-    if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
+    if constexpr (space_traits<ExecSpace>::is_cuda) {
       // One pinned word, without deep_copy's View machinery; still shown to Kokkos Tools.
       const detail::ToolsDeepCopy copy(Kokkos::CudaHostPinnedSpace::name(), "kapi::reduce result",
                                        ws_->impl_host_result(), Kokkos::CudaSpace::name(), "kapi::reduce partials",

@@ -38,10 +38,8 @@ struct ScanParts {
 
 #if KAPI_COMPILING_DEVICE_CODE
 
-#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
 #define KAPI_SYNC_OR(p) __syncthreads_or(p)
 #define KAPI_SYNC_AND(p) __syncthreads_and(p)
-#endif
 
 __device__ inline void* device_collective_area() {
   __shared__ double area[device_collective_bytes / sizeof(double)];

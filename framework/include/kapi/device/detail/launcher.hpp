@@ -24,6 +24,7 @@
 #include <kapi/device/detail/cuda_group_launch.hpp>
 #include <kapi/device/detail/cuda_range_launch.hpp>
 #include <kapi/device_limits.hpp>
+#include <kapi/space_traits.hpp>
 
 namespace kapi::detail {
 
@@ -196,7 +197,7 @@ struct Launcher<ExecSpace, false> {
       }
     } else {
 #if KAPI_HAS_CUDA_RANGE_LAUNCH
-      if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
+      if constexpr (space_traits<ExecSpace>::is_cuda) {
         const ToolsParallelFor region(plan.label, space);
         cuda_launch_range(space, plan.body, range.extent);
       } else
@@ -235,7 +236,7 @@ struct Launcher<ExecSpace, false> {
         Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<Bounds::max_work_items, Bounds::min_groups_per_unit>>>;
     const std::size_t teams = device_teams(plan.groups, plan.group_size, static_cast<std::size_t>(space.concurrency()));
 #if KAPI_HAS_CUDA_GROUP_LAUNCH
-    if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda> && !Plan::reduces)
+    if constexpr (space_traits<ExecSpace>::is_cuda && !Plan::reduces)
       if (cuda_launch_groups(space, plan, teams)) return nullptr;
 #endif
     using Functor = std::conditional_t<Plan::reduces, DeviceGroupReduceFunctor<ExecSpace, decltype(plan.body)>,

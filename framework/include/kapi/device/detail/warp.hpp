@@ -17,12 +17,13 @@
 #include <type_traits>
 
 #include <kapi/config.hpp>
+#include <kapi/space_traits.hpp>
 
 #if KAPI_COMPILING_DEVICE_CODE
 namespace kapi::detail::warp {
 
-#if defined(__CUDA_ARCH__)
-inline constexpr int size = 32;
+#if KAPI_COMPILING_CUDA_DEVICE_CODE
+inline constexpr int size = static_cast<int>(cuda_warp_size);
 inline constexpr bool direct_shuffles = true;  // __shfl_sync takes every integer type, float and double
 using Mask = unsigned;
 /// The existing lanes of a warp of `lanes` lanes.
@@ -35,8 +36,8 @@ template <class T>
 __device__ T shuffle_direct(const T& v, int src, Mask mask) {
   return __shfl_sync(mask, v, src);
 }
-#elif defined(__HIP_DEVICE_COMPILE__)
-inline constexpr int size = 64;
+#elif KAPI_COMPILING_HIP_DEVICE_CODE
+inline constexpr int size = static_cast<int>(hip_wavefront_size);
 inline constexpr bool direct_shuffles = false;  // words only
 using Mask = unsigned long long;                // a wavefront runs in lockstep: the masks are not needed
 __device__ inline Mask mask_of(int lanes) { return lanes >= 64 ? ~0ull : (1ull << lanes) - 1ull; }
