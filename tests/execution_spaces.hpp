@@ -47,7 +47,29 @@ struct AsTestTypes<kapi::execution_space_list<Spaces...>> {
   using type = typename TestedSpaces<::testing::Types<>, Spaces...>::type;
 };
 
+#if defined(KAPI_TEST_SPACE)
+// One space per test executable (tests/CMakeLists.txt): KAPI_TEST_SPACE names it.
+namespace spaces {
+#if defined(KOKKOS_ENABLE_CUDA)
+using Cuda = Kokkos::Cuda;
+#endif
+#if defined(KOKKOS_ENABLE_HIP)
+using HIP = Kokkos::Experimental::HIP;
+#endif
+#if defined(KOKKOS_ENABLE_OPENMP)
+using OpenMP = Kokkos::OpenMP;
+#endif
+#if defined(KOKKOS_ENABLE_THREADS)
+using Threads = Kokkos::Threads;
+#endif
+#if defined(KOKKOS_ENABLE_SERIAL)
+using Serial = Kokkos::Serial;
+#endif
+}  // namespace spaces
+using ExecutionSpaces = ::testing::Types<spaces::KAPI_TEST_SPACE>;
+#else
 using ExecutionSpaces = AsTestTypes<kapi::enabled_execution_spaces>::type;
+#endif
 
 /// Names the space in test names: "SlidingWindowMatmul/OpenMP.Seed5x5".
 struct SpaceName {

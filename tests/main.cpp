@@ -1,5 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
 // GoogleTest main with Kokkos initialised around the whole run (the kapi_test_main library:
-// kapi_tests and the guide's typed tests link it).
+// the kapi_tests_* executables and the guide's typed tests link it).
 //
 // Listing the tests (--gtest_list_tests, as ctest's test discovery does) starts no Kokkos
 // and prints nothing but the list, so that it works on a machine without the build's
@@ -16,6 +17,7 @@
 
 #ifndef GTEST_FLAG_GET  // GoogleTest < 1.12
 #define GTEST_FLAG_GET(name) ::testing::GTEST_FLAG(name)
+#define GTEST_FLAG_SET(name, value) (void)(::testing::GTEST_FLAG(name) = value)
 #endif
 
 namespace {
@@ -34,7 +36,17 @@ int list_tests() {
 
 }  // namespace
 
+namespace kapi_test {
+// The space whose typed tests alone this executable lists and runs (tests/CMakeLists.txt
+// defines it for every space but the first, whose executables run the untyped tests too).
+[[gnu::weak]] const char* only_typed_space = nullptr;
+}  // namespace kapi_test
+
 int main(int argc, char** argv) {
+  if (kapi_test::only_typed_space) {  // a default: --gtest_filter still chooses
+    const std::string space = kapi_test::only_typed_space;
+    GTEST_FLAG_SET(filter, "*/" + space + ".*");
+  }
   ::testing::InitGoogleTest(&argc, argv);
   if (GTEST_FLAG_GET(list_tests)) return list_tests();
   Kokkos::initialize(argc, argv);

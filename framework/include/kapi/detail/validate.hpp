@@ -1,6 +1,8 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Checks run before every launch; each failure throws kapi::launch_error naming the
-// problem and the values involved.
+// problem and the values involved. What does not depend on the kernel is compiled in the
+// runtime (src/validate.cpp).
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -21,34 +23,19 @@ std::string text(const Range<N>& r) {
   return format_extents(r.extent);
 }
 
-/// The number of work-items in `r` ("global", "local" or "work-group" range), or
-/// launch_error when it does not fit a launch's 64-bit signed index.
+/// The number of work-items of `extent` (n dimensions; "global", "local" or "work-group"
+/// range), or launch_error when it does not fit a launch's 64-bit signed index.
+std::size_t checked_size(const std::size_t* extent, int n, const char* what);
 template <int N>
 std::size_t checked_size(const Range<N>& r, const char* what) {
-  constexpr std::size_t max = static_cast<std::size_t>(INT64_MAX);
-  for (int d = 0; d < N; ++d)
-    if (r.extent[d] == 0) return 0;
-  std::size_t size = 1;
-  for (int d = 0; d < N; ++d)
-    if (__builtin_mul_overflow(size, r.extent[d], &size) || size > max)
-      throw launch_error(std::string(what) + " range " + text(r) + " holds more than " + std::to_string(max) +
-                         " work-items (2^63 - 1, the most a launch indexes): its extents' product overflows");
-  return size;
+  return checked_size(r.extent, N, what);
 }
 
+/// Every local extent non-zero and dividing the global one.
+void validate_nd_range(const std::size_t* global, const std::size_t* local, int n);
 template <int N>
 void validate_nd_range(const NdRange<N>& r) {
-  for (int d = 0; d < N; ++d)
-    if (r.local.extent[d] == 0)
-      throw launch_error("local range " + text(r.local) + " has a zero extent in dimension " + std::to_string(d) +
-                         "; every work-group needs at least one work-item per dimension");
-  for (int d = 0; d < N; ++d)
-    if (r.global.extent[d] % r.local.extent[d] != 0)
-      throw launch_error("global range " + text(r.global) + " is not divisible by local range " + text(r.local) +
-                         " in dimension " + std::to_string(d) + " (" + std::to_string(r.global.extent[d]) + " % " +
-                         std::to_string(r.local.extent[d]) + " = " +
-                         std::to_string(r.global.extent[d] % r.local.extent[d]) +
-                         "); pad the global range up to a multiple of the local range");
+  validate_nd_range(r.global.extent, r.local.extent, N);
 }
 
 template <class... Args>
@@ -110,24 +97,8 @@ void validate_signature() {
   }
 }
 
-inline void validate_group_size(std::size_t local, std::size_t max, const std::string& space, const std::string& why) {
-  if (local > max)
-    throw launch_error("work-group of " + std::to_string(local) + " work-items is larger than " + space + " allows (" +
-                       std::to_string(max) + why + ")");
-}
-
-inline void validate_local_memory(std::size_t bytes, std::size_t max, const std::string& space) {
-  if (bytes > max)
-    throw launch_error("local memory of " + std::to_string(bytes) +
-                       " bytes per work-group (all LocalAccessor "
-                       "arguments) is more than " +
-                       space + " allows (" + std::to_string(max) + " bytes)");
-}
-
-inline void validate_group_count(std::size_t groups) {
-  if (groups > max_group_count)
-    throw launch_error(std::to_string(groups) + " work-groups are more than one launch takes (" +
-                       std::to_string(max_group_count) + "); use larger work-groups");
-}
+void validate_group_size(std::size_t local, std::size_t max, const std::string& space, const std::string& why);
+void validate_local_memory(std::size_t bytes, std::size_t max, const std::string& space);
+void validate_group_count(std::size_t groups);
 
 }  // namespace kapi::detail

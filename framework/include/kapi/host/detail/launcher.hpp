@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Range and nd-range kernels on host backends (Serial, OpenMP, Threads).
 // - Range kernels: Kokkos hands out chunks of rows; inside a chunk the last (contiguous)
@@ -25,6 +26,7 @@
 #include <kapi/detail/launch_status.hpp>
 #include <kapi/detail/linearize.hpp>
 #include <kapi/detail/reductions.hpp>
+#include <kapi/host/detail/dispatch.hpp>
 #include <kapi/host/detail/function_ref.hpp>
 #include <kapi/host/detail/group.hpp>
 #include <kapi/host/detail/launch_rules.hpp>
@@ -213,11 +215,7 @@ struct HostGroupsReduceFunctor {
   }
 };
 
-/// A launch without reductions as Kokkos sees it: chunk c calls the functor's (c), the
-/// kernel's type erased, so that Kokkos' dispatch is compiled once per space instead of
-/// once per kernel. Host dispatch returns when the work is done (the launch's turn relies
-/// on it too), so the functor may stay on the launcher's stack.
-using HostChunks = FunctionRef<std::int64_t>;
+// (HostChunks and host_parallel_for: host/detail/dispatch.hpp.)
 
 template <class ExecSpace>
 struct Launcher<ExecSpace, true> {
@@ -226,13 +224,14 @@ struct Launcher<ExecSpace, true> {
     auto status = std::make_shared<LaunchStatus>();
     const std::size_t per_chunk = host_items_per_chunk(plan.items, static_cast<std::size_t>(space.concurrency()));
     const auto turn = host_dispatch_turn<ExecSpace>();
-    const Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>> chunks(
-        space, 0, static_cast<std::int64_t>(ceil_div(plan.items, per_chunk)));
+    const auto chunks = static_cast<std::int64_t>(ceil_div(plan.items, per_chunk));
     const HostRangeFunctor<decltype(plan.body)> functor{plan.body, plan.items, per_chunk, status.get()};
     if constexpr (RangePlan<Kernel, N, Args...>::reduces)
-      Kokkos::parallel_reduce(plan.label, chunks, HostRangeReduceFunctor<decltype(plan.body)>{functor});
+      Kokkos::parallel_reduce(plan.label,
+                              Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, chunks),
+                              HostRangeReduceFunctor<decltype(plan.body)>{functor});
     else
-      Kokkos::parallel_for(plan.label, chunks, HostChunks(functor));
+      host_parallel_for(space, plan.label, chunks, HostChunks(functor));
     return status;
   }
 
@@ -243,13 +242,14 @@ struct Launcher<ExecSpace, true> {
     const std::size_t per_chunk =
         host_groups_per_chunk(plan.groups, plan.group_size, static_cast<std::size_t>(space.concurrency()));
     const auto turn = host_dispatch_turn<ExecSpace>();
-    const Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>> chunks(
-        space, 0, static_cast<std::int64_t>(ceil_div(plan.groups, per_chunk)));
+    const auto chunks = static_cast<std::int64_t>(ceil_div(plan.groups, per_chunk));
     const HostGroupsFunctor<decltype(plan.body), Phased> functor{plan.body, plan.groups, per_chunk, status.get()};
     if constexpr (NdRangePlan<Kernel, N, Phased, Args...>::reduces)
-      Kokkos::parallel_reduce(plan.label, chunks, HostGroupsReduceFunctor<decltype(plan.body)>{functor});
+      Kokkos::parallel_reduce(plan.label,
+                              Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, chunks),
+                              HostGroupsReduceFunctor<decltype(plan.body)>{functor});
     else
-      Kokkos::parallel_for(plan.label, chunks, HostChunks(functor));
+      host_parallel_for(space, plan.label, chunks, HostChunks(functor));
     return status;
   }
 };

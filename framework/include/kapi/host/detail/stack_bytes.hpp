@@ -1,18 +1,12 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // KAPI_HOST_STACK_BYTES: the stack of each work-item context on a host backend. Parsed
 // strictly once per process; a bad value makes every launch that needs contexts throw
 // launch_error naming the variable, the value and the accepted range (read on the
-// launching thread, never inside a parallel region).
-#include <unistd.h>
-
-#include <cerrno>
+// launching thread, never inside a parallel region). Compiled in the runtime
+// (src/host/stack_bytes.cpp).
 #include <cstddef>
-#include <cstdint>
-#include <cstdlib>
 #include <string>
-
-#include <kapi/errors.hpp>
-#include <kapi/integer_math.hpp>
 
 namespace kapi::detail {
 
@@ -28,58 +22,12 @@ struct HostStackSetting {
 };
 
 /// Parses a byte count: decimal digits with an optional K, M or G suffix (powers of 1024).
-inline HostStackSetting parse_host_stack_bytes(const char* text) {
-  HostStackSetting s;
-  const std::string value = text ? text : "";
-  auto reject = [&](const std::string& why) {
-    s.error = "KAPI_HOST_STACK_BYTES='" + value + "' " + why + "; give a byte count from " +
-              std::to_string(host_stack_min_bytes) + " (16K) to " + std::to_string(host_stack_max_bytes) +
-              " (64M), optionally with a K, M or G suffix (e.g. 256K)";
-    return s;
-  };
-  std::size_t i = 0;
-  std::uint64_t n = 0;
-  for (; i < value.size() && value[i] >= '0' && value[i] <= '9'; ++i) {
-    if (n > (UINT64_MAX - 9) / 10) return reject("is too large");
-    n = n * 10 + std::uint64_t(value[i] - '0');
-  }
-  if (i == 0) return reject("is not a byte count");
-  unsigned shift = 0;
-  if (i < value.size()) {
-    const char unit = value[i++];
-    if (unit == 'K' || unit == 'k')
-      shift = 10;
-    else if (unit == 'M' || unit == 'm')
-      shift = 20;
-    else if (unit == 'G' || unit == 'g')
-      shift = 30;
-    else
-      return reject("is not a byte count");
-    if (i < value.size()) return reject("is not a byte count");
-  }
-  if (n > (UINT64_MAX >> shift)) return reject("is too large");
-  n <<= shift;
-  if (n < host_stack_min_bytes) return reject("is too small");
-  if (n > host_stack_max_bytes) return reject("is too large");
-  const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
-  s.bytes = kapi::round_up(static_cast<std::size_t>(n), page);
-  return s;
-}
+HostStackSetting parse_host_stack_bytes(const char* text);
 
 /// The process' setting (the environment is read once).
-inline const HostStackSetting& host_stack_setting() {
-  static const HostStackSetting setting = [] {
-    const char* env = std::getenv("KAPI_HOST_STACK_BYTES");
-    return env ? parse_host_stack_bytes(env) : HostStackSetting{};
-  }();
-  return setting;
-}
+const HostStackSetting& host_stack_setting();
 
 /// Bytes of stack per work-item context; throws launch_error when the setting is bad.
-inline std::size_t host_stack_bytes() {
-  const HostStackSetting& s = host_stack_setting();
-  if (!s.error.empty()) throw launch_error(s.error);
-  return s.bytes;
-}
+std::size_t host_stack_bytes();
 
 }  // namespace kapi::detail

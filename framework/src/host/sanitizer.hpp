@@ -1,5 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
-// AddressSanitizer hooks for the host work-item contexts. ASan tracks one stack per
+// AddressSanitizer hooks for the host work-item contexts (the runtime's own header). ASan tracks one stack per
 // thread; when a thread jumps onto a context's stack it must be told (the fiber-switch
 // API), or it reports false stack errors and loses track of fake stacks. Without ASan
 // every hook compiles to nothing.

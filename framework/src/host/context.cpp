@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: Apache-2.0
+// The x86-64 context switch (context.hpp says why it is kapi's own), compiled once into
+// the runtime instead of emitted by every translation unit that launches a kernel.
+#include "context.hpp"
+
+#if KAPI_HOST_CONTEXT_OWN_SWITCH
+// kapi_host_context_swap(save, target): pushes the callee-saved registers, stores the stack
+// pointer in *save, loads target and pops its registers; `ret` resumes it.
+// kapi_host_context_start: where a new context's first switch returns to; calls the entry
+// function kept in r12 (and ends the stack for unwinders and debuggers).
+__asm__(
+    ".pushsection .text.kapi_host_context_swap,\"ax\",@progbits\n"
+    ".globl kapi_host_context_swap\n"
+    ".hidden kapi_host_context_swap\n"
+    ".type kapi_host_context_swap,@function\n"
+    ".p2align 4\n"
+    "kapi_host_context_swap:\n"
+    "  .cfi_startproc\n"
+    "  pushq %rbp\n"
+    "  pushq %rbx\n"
+    "  pushq %r12\n"
+    "  pushq %r13\n"
+    "  pushq %r14\n"
+    "  pushq %r15\n"
+    "  subq $8, %rsp\n"
+    "  stmxcsr (%rsp)\n"
+    "  fnstcw 4(%rsp)\n"
+    "  movq %rsp, (%rdi)\n"
+    "  movl (%rsp), %eax\n"
+    "  movzwl 4(%rsp), %ecx\n"
+    "  movq %rsi, %rsp\n"
+    "  xorl (%rsp), %eax\n"
+    "  andl $0xffc0, %eax\n"
+    "  movzwl 4(%rsp), %edx\n"
+    "  xorl %edx, %ecx\n"
+    "  orl %ecx, %eax\n"
+    "  jnz .Lkapi_host_context_swap_fp\n"
+    ".Lkapi_host_context_swap_pop:\n"
+    "  addq $8, %rsp\n"
+    "  popq %r15\n"
+    "  popq %r14\n"
+    "  popq %r13\n"
+    "  popq %r12\n"
+    "  popq %rbx\n"
+    "  popq %rbp\n"
+    "  ret\n"
+    ".Lkapi_host_context_swap_fp:\n"
+    "  ldmxcsr (%rsp)\n"
+    "  fldcw 4(%rsp)\n"
+    "  jmp .Lkapi_host_context_swap_pop\n"
+    "  .cfi_endproc\n"
+    ".size kapi_host_context_swap,.-kapi_host_context_swap\n"
+    ".popsection\n"
+    ".pushsection .text.kapi_host_context_start,\"ax\",@progbits\n"
+    ".globl kapi_host_context_start\n"
+    ".hidden kapi_host_context_start\n"
+    ".type kapi_host_context_start,@function\n"
+    ".p2align 4\n"
+    "kapi_host_context_start:\n"
+    "  .cfi_startproc\n"
+    "  .cfi_undefined rip\n"
+    "  callq *%r12\n"
+    "  ud2\n"
+    "  .cfi_endproc\n"
+    ".size kapi_host_context_start,.-kapi_host_context_start\n"
+    ".popsection\n");
+#endif

@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// Switching between work-item contexts on a host thread (the runtime's own header, not
+// installed): a context is the stack pointer where a suspended context saved its
+// callee-saved registers.
+//
+// On x86-64 (System V) the switch is kapi's own (context.cpp): it returns into the resumed
+// context with `ret`. Every context suspends at the same call site, so the CPU's
+// return-address predictor guesses right. Boost.Context's fcontext (used on every other
+// platform) returns with an indirect jump, which leaves one return-stack entry behind per
+// switch, so every later return of the work-item mispredicts (bench_barrier shows the
+// cost). The switch saves what the ABI makes callee-saved: rbx, rbp, r12-r15, and MXCSR's
+// and the x87 control word's control bits; those two are loaded only when the resumed
+// context's differ from the running one's (a kernel that changed its rounding mode),
+// because ldmxcsr and fldcw stall the pipeline.
+#include <cstddef>
+#include <cstdint>
+
+#if defined(__x86_64__) && defined(__linux__) && !defined(KAPI_HOST_CONTEXT_FCONTEXT)
+#define KAPI_HOST_CONTEXT_OWN_SWITCH 1
+#else
+#define KAPI_HOST_CONTEXT_OWN_SWITCH 0
+#include <boost/context/detail/fcontext.hpp>
+#endif
+
+#if KAPI_HOST_CONTEXT_OWN_SWITCH
+// Defined in context.cpp (assembly).
+extern "C" void kapi_host_context_swap(void** save, void* target);
+extern "C" void kapi_host_context_start();
+#endif
+
+namespace kapi::detail {
+
+/// A suspended context (its saved stack pointer), or a slot to save one into.
+using HostContext = void*;
+
+#if KAPI_HOST_CONTEXT_OWN_SWITCH
+
+/// The running thread's floating-point control: MXCSR and the x87 control word, which
+/// is what a new context starts with.
+using HostFpControl = std::uint64_t;
+inline HostFpControl host_fp_control() {
+  std::uint32_t control[2] = {0, 0};
+  __asm__ volatile("stmxcsr %0\n fnstcw %1" : "=m"(control[0]), "=m"(control[1]));
+  return std::uint64_t(control[0]) | (std::uint64_t(control[1] & 0xffff) << 32);
+}
+
+/// A context on the stack that ends at `top` which, when first switched to, calls
+/// entry() (which must never return: it ends by switching away for good) under the
+/// floating-point control `fp` (host_fp_control(); read once per group by the caller:
+/// reading it per context cost a tenth of a barrier-once-per-group kernel).
+inline HostContext make_host_context(void* top, std::size_t /*size*/, void (*entry)(), HostFpControl fp) {
+  auto* t = reinterpret_cast<std::uintptr_t*>(reinterpret_cast<std::uintptr_t>(top) & ~std::uintptr_t(15));
+  // From the top down: the return address (the start routine), rbp, rbx, r12 (entry),
+  // r13, r14, r15, and the floating-point control words.
+  t[-1] = reinterpret_cast<std::uintptr_t>(&kapi_host_context_start);
+  t[-2] = 0;
+  t[-3] = 0;
+  t[-4] = reinterpret_cast<std::uintptr_t>(entry);
+  t[-5] = t[-6] = t[-7] = 0;
+  t[-8] = std::uintptr_t(fp);
+  return t - 8;
+}
+
+/// Suspends the running context into `save` and resumes `target`; returns when some
+/// context resumes `save`.
+inline void swap_host_context(HostContext& save, HostContext target) { kapi_host_context_swap(&save, target); }
+
+#else
+
+namespace host_context_impl {
+using Entry = void (*)();
+inline thread_local Entry pending_entry = nullptr;
+inline void start_pending(boost::context::detail::transfer_t t) {
+  const Entry entry = pending_entry;
+  *static_cast<void**>(t.data) = t.fctx;
+  entry();
+}
+}  // namespace host_context_impl
+
+/// fcontext saves and restores the floating-point control itself.
+using HostFpControl = std::uint64_t;
+inline HostFpControl host_fp_control() { return 0; }
+
+inline HostContext make_host_context(void* top, std::size_t size, void (*entry)(), HostFpControl) {
+  host_context_impl::pending_entry = entry;  // read by the context's first instructions
+  return boost::context::detail::make_fcontext(top, size, &host_context_impl::start_pending);
+}
+
+inline void swap_host_context(HostContext& save, HostContext target) {
+  const auto t = boost::context::detail::jump_fcontext(target, &save);
+  *static_cast<void**>(t.data) = t.fctx;  // whoever resumed us saved itself where it asked
+}
+
+#endif
+
+}  // namespace kapi::detail

@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: Apache-2.0
+// The host engine's work-group machinery (kapi/host/detail/group.hpp says how a group runs),
+// compiled once for every kernel.
+#include <kapi/host/detail/group.hpp>
+
+#include <kapi/host/detail/launch_rules.hpp>
+#include <kapi/host/detail/stack_bytes.hpp>
+#include <kapi/host/detail/stack_pool.hpp>
+#include <kapi/integer_math.hpp>
+
+#include "context.hpp"
+#include "sanitizer.hpp"
+#include "stack_overflow.hpp"
+
+namespace kapi::detail {
+
+void HostGroup::run(std::size_t count, std::size_t group_linear_id, LaunchStatus& status, Call run_item,
+                    Call run_rest) {
+  begin(count, group_linear_id, status, Mode::flat);
+  const HostKernelScope in_kernel;
+  run_item_ = &run_item;
+  if (!guarded(0, run_item, 0)) {
+    unwind_waiting();
+    return;
+  }
+  if (!synchronised_) {  // work-item 0 reached no barrier: neither will the others
+    mode_ = Mode::direct;
+    guarded(1, run_rest, 1);
+    if (diverged_)
+      status_->fail("group_barrier reached in group " + std::to_string(group_) +
+                    " by a work-item other than work-item 0, which reached none: every work-item of a group must "
+                    "reach the same barriers");
+    return;
+  }
+  // Work-item 0 ended after barriers: the others run their last phase, and must end too.
+  if (count > 1) switch_to(1, 0);
+  if (diverged_) unwind_waiting();
+}
+
+void HostGroup::run_phased(std::size_t count, std::size_t group_linear_id, LaunchStatus& status, Call run_group) {
+  begin(count, group_linear_id, status, Mode::phased);
+  const HostKernelScope in_kernel;
+  guarded(0, run_group, 0);
+}
+
+void HostGroup::barrier() {
+  const std::size_t i = current_;
+  switch (mode_) {
+    case Mode::phased:
+      status_->fail("group_barrier or a flat group algorithm was called in a phased kernel (group " +
+                    std::to_string(group_) +
+                    "): there the phases are the barriers; use for_each_work_item, reduce_over_work_items and the "
+                    "*_scan_over_work_items functions");
+      return;
+    case Mode::direct:
+      diverged_ = true;  // reported even if the kernel swallows the exception
+      throw HostGroupDivergent{};
+    case Mode::unwinding:
+      throw HostGroupUnwind{};
+    case Mode::flat:
+      break;
+  }
+  if (!synchronised_) {  // work-item 0's first barrier: the group needs contexts from here on
+    synchronised_ = true;
+    barriers_passed_.assign(count_, 0);
+    const std::string refused = count_ > 1 ? HostStackPool::this_thread().reserve(count_, stack_bytes_) : "";
+    if (!refused.empty()) {
+      status_->fail(refused);
+      throw HostGroupUnwind{};
+    }
+  }
+  ++barriers_passed_[i];
+  ++arrived_;
+  const std::size_t next = next_after(i);
+  if (next != i) switch_to(next, i);
+  if (mode_ == Mode::unwinding || (i == 0 && diverged_)) throw HostGroupUnwind{};
+}
+
+void HostGroup::fail_in_work_item(std::size_t i, std::exception_ptr error) {
+  try {
+    std::rethrow_exception(error);
+  } catch (const HostGroupDivergent&) {
+    status_->fail("group_barrier reached by work-item " + std::to_string(i) + " of group " + std::to_string(group_) +
+                  " but not by work-item 0: every work-item of a group must reach the same barriers");
+  } catch (...) {
+    status_->fail_with(error, "work-item " + std::to_string(i) + " of work-group " + std::to_string(group_));
+  }
+}
+HostGroup& HostGroup::this_thread() {
+  static thread_local HostGroup group;
+  return group;
+}
+
+void HostGroup::grow(std::vector<Slot>& buffer, std::size_t bytes) {
+  buffer.resize(kapi::ceil_div(bytes, sizeof(Slot)));
+}
+
+void HostGroup::begin(std::size_t count, std::size_t group_linear_id, LaunchStatus& status, Mode mode) {
+  mode_ = mode;
+  group_ = group_linear_id;
+  status_ = &status;
+  count_ = count;
+  current_ = 0;
+  phase_ = arrived_ = 0;
+  started_ = 1;  // work-item 0 runs in the thread's own context
+  diverged_ = false;
+  synchronised_ = false;  // barriers_passed_ is set up at work-item 0's first barrier
+  if (contexts_.size() < count) {
+    contexts_.resize(count);
+    asan_fake_stacks_.resize(count);
+    ended_.resize(count);
+  }
+  stack_bytes_ = host_stack_setting().bytes;  // the launch has checked the setting
+  fp_control_ = host_fp_control();            // every work-item starts with the group's
+  HostWorkItemInfo& info = host_work_item_info();
+  info.group = group_linear_id;
+  info.stack_bytes = stack_bytes_;
+}
+
+// Runs f(arg) as work-item `item`, its exceptions caught; false if it did not end normally.
+bool HostGroup::guarded(std::size_t item, Call f, std::size_t arg) {
+  host_work_item_info().item = item;
+  try {
+    f(arg);
+    return true;
+  } catch (const HostGroupUnwind&) {
+  } catch (...) {
+    status_->fail_with(
+        std::current_exception(),
+        (mode_ == Mode::phased ? std::string("a phase of") : "work-item " + std::to_string(current_) + " of") +
+            " work-group " + std::to_string(group_));
+  }
+  return false;
+}
+
+// Where work-item i goes when it reaches a barrier or ends: the next work-item; at the
+// end of a phase work-item 0 (all waiting: a new phase; all ended; or diverged).
+std::size_t HostGroup::next_after(std::size_t i) {
+  if (mode_ == Mode::unwinding) return 0;
+  if (i + 1 < count_) return i + 1;
+  if (arrived_ == count_) {
+    ++phase_;
+    arrived_ = 0;
+  } else if (arrived_ != 0) {  // some wait at a barrier, the others ended
+    diverged_ = true;
+    status_->fail("work-items of group " + std::to_string(group_) +
+                  " reached different numbers of group_barrier calls: every work-item of a group must reach the "
+                  "same barriers");
+  }
+  return 0;
+}
+
+// Leaves context `me` for context `next` (started there if new); returns when some
+// context switches back to `me`.
+void HostGroup::switch_to(std::size_t next, std::size_t me) {
+  if (next >= started_) start_context(next);
+  from_ = me;
+  current_ = next;
+  asan_start_switch(&asan_fake_stacks_[me], stack_bottom(next), stack_size(next));
+  swap_host_context(contexts_[me], contexts_[next]);
+  asan_finish_switch(asan_fake_stacks_[me]);
+  current_ = me;
+  host_work_item_info().item = me;
+}
+
+void HostGroup::start_context(std::size_t i) {
+  const HostStackPool& pool = HostStackPool::this_thread();
+  asan_unpoison(pool.bottom(i), pool.size(i));  // poison left by an earlier context on this stack
+  contexts_[i] = make_host_context(pool.top(i), pool.size(i), &entry, fp_control_);
+  ended_[i] = false;
+  started_ = i + 1;
+}
+
+const void* HostGroup::stack_bottom(std::size_t i) const {
+  return i == 0 ? host_stack_bottom_ : HostStackPool::this_thread().bottom(i);
+}
+std::size_t HostGroup::stack_size(std::size_t i) const {
+  return i == 0 ? host_stack_size_ : HostStackPool::this_thread().size(i);
+}
+
+// A context's first function (it never returns: it ends by switching away for good).
+void HostGroup::entry() {
+  HostGroup& g = this_thread();
+  const bool from_thread = g.from_ == 0;
+  asan_finish_switch(nullptr, from_thread ? &g.host_stack_bottom_ : nullptr,
+                     from_thread ? &g.host_stack_size_ : nullptr);
+  const std::size_t me = g.current_;
+  g.guarded(me, *g.run_item_, me);
+  g.ended_[me] = true;
+  const std::size_t next = g.next_after(me);
+  if (next >= g.started_) g.start_context(next);
+  g.from_ = me;
+  g.current_ = next;
+  asan_start_switch(nullptr, g.stack_bottom(next), g.stack_size(next));  // this context ends
+  Context ended;
+  swap_host_context(ended, g.contexts_[next]);
+}
+
+// After divergence or an exception: end every work-item still waiting at a barrier.
+void HostGroup::unwind_waiting() {
+  mode_ = Mode::unwinding;
+  for (std::size_t i = 1; i < started_; ++i)
+    if (!ended_[i]) switch_to(i, 0);
+}
+
+}  // namespace kapi::detail
