@@ -89,7 +89,7 @@ taken=" kapi kapi_apps kapi_bench kapi_test bench common include raw detail main
 for existing in "apps/$name" "tests/test_app_$name.cpp" "bench/bench_$name.cpp"; do
   [ ! -e "$root/$existing" ] || refuse "'$name' is taken: $root/$existing already exists"
 done
-# The test suite is named <Name>App (CamelCase), and test suite names are global in kapi_tests.
+# The test suite is named <Name>App (CamelCase), and test suite names are global in the test executables.
 camel=$(echo "$name" | sed -E 's/(^|_)([a-z])/\U\2/g; s/_//g')
 if clash=$(grep -lw "${camel}App" "$root"/tests/*.cpp 2> /dev/null); then
   refuse "'$name' would name its tests ${camel}App, which ${clash//$root\//} already uses; pick another name"
@@ -153,7 +153,7 @@ Next (in $root; the default configuration, openmp, or name one as ./kapi does):
   ./kapi test                     # build, then run every test, yours included
   ./kapi run --apps $name    # verify and benchmark it; the report lands in results/
 While you work on the kernel, build and run only this app (after one ./kapi build):
-  cmake --build build/openmp --target kapi-$name kapi_tests bench_$name
+  cmake --build build/openmp --target kapi-$name kapi_tests_apps_OpenMP bench_$name
   build/openmp/apps/$name/kapi-$name
-  build/openmp/tests/kapi_tests --gtest_filter='*${camel}App*'
+  build/openmp/tests/kapi_tests_apps_OpenMP --gtest_filter='*${camel}App*'
 EOF

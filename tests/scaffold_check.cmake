@@ -95,9 +95,16 @@ if(WITH_BENCHMARKS)
 endif()
 run(0 out ${CMAKE_COMMAND} --build ${build} --target ${targets})
 
-# 4. Its tests, its program (directly and as registered with ctest) and its benchmark.
-run(0 out ${build}/tests/kapi_tests --gtest_brief=1)
-expect("${out}" "PASSED  \\] [1-9][0-9]* test" "the new app's tests ran and passed")
+# 4. Its tests (the apps area's executable of each tested space), its program (directly
+#    and as registered with ctest) and its benchmark.
+file(GLOB app_tests ${build}/tests/kapi_tests_apps_*)
+if(NOT app_tests)
+  message(FATAL_ERROR "the build made no kapi_tests_apps_<Space> executable in ${build}/tests")
+endif()
+foreach(exe ${app_tests})
+  run(0 out ${exe} --gtest_brief=1)
+  expect("${out}" "PASSED  \\] [1-9][0-9]* test" "the new app's tests ran and passed (${exe})")
+endforeach()
 run(0 out ${build}/apps/${app}/kapi-${app} --n 1001 --group-size 64 --repeat 1)
 foreach(variant range nd-range phased)
   expect("${out}" "\n${variant} [^\n]* PASS\n" "kapi-${app} verifies ${variant}")
