@@ -849,4 +849,50 @@ static_assert(std::is_same_v<decltype(kapi::clamp(1, 0, 2)), int>);
 static_assert(std::is_same_v<decltype(kapi::isnan(1.0f)), bool>);
 static_assert(kapi::min(3, 4) == 3 && kapi::max(3u, 4u) == 4u);
 
+// Every function keeps its float and double overloads, and its integer or mixed ones
+// (math.hpp generates them per signature shape): a missing one fails to compile here.
+// clang-format off
+#define KAPI_TEST_UNARY_MATH(X)                                                                                      \
+  X(sin) X(cos) X(tan) X(sinpi) X(cospi) X(asin) X(acos) X(atan) X(sinh) X(cosh) X(tanh) X(asinh) X(acosh) X(atanh) \
+  X(exp) X(exp2) X(exp10) X(expm1) X(log) X(log2) X(log10) X(log1p) X(logb) X(sqrt) X(rsqrt) X(cbrt) X(erf)        \
+  X(erfc) X(tgamma) X(lgamma) X(floor) X(ceil) X(round) X(trunc) X(rint) X(fabs)
+// clang-format on
+#define KAPI_TEST_BINARY_MATH(X) \
+  X(atan2) X(pow) X(hypot) X(fmin) X(fmax) X(fdim) X(fmod) X(remainder) X(copysign) X(nextafter)
+template <class T>
+constexpr bool has_math_overloads() {
+#define KAPI_TEST_HAS(Type, f) static_cast<void>(sizeof(static_cast<Type>(&kapi::f)))
+#define KAPI_TEST_HAS_UNARY(f) \
+  KAPI_TEST_HAS(T (*)(T), f);  \
+  static_assert(std::is_same_v<decltype(kapi::f(1)), double>);
+#define KAPI_TEST_HAS_BINARY(f)  \
+  KAPI_TEST_HAS(T (*)(T, T), f); \
+  static_assert(std::is_same_v<decltype(kapi::f(T(1), 1)), double>);
+  KAPI_TEST_UNARY_MATH(KAPI_TEST_HAS_UNARY)
+  KAPI_TEST_BINARY_MATH(KAPI_TEST_HAS_BINARY)
+  KAPI_TEST_HAS(T(*)(T, T, T), fma);
+  KAPI_TEST_HAS(T(*)(T, T, T), mix);
+  KAPI_TEST_HAS(T(*)(T, T*), sincos);
+  KAPI_TEST_HAS(T(*)(T, T*), modf);
+  KAPI_TEST_HAS(T(*)(T, int), ldexp);
+  KAPI_TEST_HAS(T(*)(T, int), pown);
+  KAPI_TEST_HAS(T(*)(T, int*), frexp);
+  KAPI_TEST_HAS(int (*)(T), ilogb);
+  KAPI_TEST_HAS(bool (*)(T), isnan);
+  KAPI_TEST_HAS(bool (*)(T), isinf);
+  KAPI_TEST_HAS(bool (*)(T), isfinite);
+  KAPI_TEST_HAS(bool (*)(T), signbit);
+  KAPI_TEST_HAS(T(*)(T), degrees);
+  KAPI_TEST_HAS(T(*)(T), radians);
+  KAPI_TEST_HAS(T(*)(T), sign);
+  KAPI_TEST_HAS(T(*)(T, T), step);
+#undef KAPI_TEST_HAS_BINARY
+#undef KAPI_TEST_HAS_UNARY
+#undef KAPI_TEST_HAS
+  return true;
+}
+#undef KAPI_TEST_BINARY_MATH
+#undef KAPI_TEST_UNARY_MATH
+static_assert(has_math_overloads<float>() && has_math_overloads<double>());
+
 }  // namespace

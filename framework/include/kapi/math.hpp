@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Math built-ins for kernels: the SYCL 2020 math set that numba-dpex kernels reach through
 // Python's math module and SYCL kernels through sycl::, as kapi::sqrt, kapi::exp, ... for
@@ -25,17 +26,25 @@
 // erf erfc tgamma lgamma; rounding floor ceil round trunc rint modf; arithmetic fabs fmin
 // fmax fdim fmod remainder copysign nextafter fma; SYCL's common functions clamp degrees
 // radians mix sign step, and abs, min, max; classification isnan isinf isfinite signbit.
+//
+// How it is written: the float and double overloads of each function come from one macro
+// per signature shape (KAPI_IMPL_MATH_UNARY, _BINARY, ...), given the function's name and
+// its host implementation; the device one is the device library's ::namef / ::name.
+// The device/host choice is made once, in KAPI_IMPL_LIBM_OR_HOST.
 #include <cmath>
 #include <limits>
 #include <type_traits>
 
 #include <kapi/config.hpp>
 
-// 1 where the CUDA/HIP device math library is the implementation (their device passes).
-#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
-#define KAPI_IMPL_DEVICE_LIBM 1
+// KAPI_IMPL_LIBM_OR_HOST(device, host): the function a generated overload calls, the CUDA/HIP
+// device math library's in device passes. kapi's device passes are CUDA's and HIP's only: any
+// other device compiler fails to compile (config.hpp, or names such as ::rsqrtf here), never
+// silently computing with host code.
+#if KAPI_COMPILING_DEVICE_CODE
+#define KAPI_IMPL_LIBM_OR_HOST(device, host) device
 #else
-#define KAPI_IMPL_DEVICE_LIBM 0
+#define KAPI_IMPL_LIBM_OR_HOST(device, host) host
 #endif
 
 namespace kapi {
@@ -50,126 +59,34 @@ inline constexpr bool math_mixed_v =
 /// The type a mixed call computes in: double, unless both are float (as <cmath> promotes).
 template <class A, class B>
 using math_promoted_t = std::conditional_t<std::is_same_v<A, float> && std::is_same_v<B, float>, float, double>;
-}  // namespace detail
 
-// One-argument functions: float, double, and integers computed in double.
-#if KAPI_IMPL_DEVICE_LIBM
-#define KAPI_IMPL_MATH1(name)                                \
-  KAPI_FUNCTION float name(float x) { return ::name##f(x); } \
-  KAPI_FUNCTION double name(double x) { return ::name(x); }
-#define KAPI_IMPL_MATH2(name)                                            \
-  KAPI_FUNCTION float name(float x, float y) { return ::name##f(x, y); } \
-  KAPI_FUNCTION double name(double x, double y) { return ::name(x, y); }
-#else
-#define KAPI_IMPL_MATH1(name)                                \
-  KAPI_FUNCTION float name(float x) { return std::name(x); } \
-  KAPI_FUNCTION double name(double x) { return std::name(x); }
-#define KAPI_IMPL_MATH2(name)                                            \
-  KAPI_FUNCTION float name(float x, float y) { return std::name(x, y); } \
-  KAPI_FUNCTION double name(double x, double y) { return std::name(x, y); }
-#endif
+// --------------------------------------------------- host implementations other than <cmath>
 
-#define KAPI_IMPL_MATH1_INTEGERS(name)                                \
-  template <class I, class = std::enable_if_t<std::is_integral_v<I>>> \
-  KAPI_FUNCTION double name(I x) {                                    \
-    return name(static_cast<double>(x));                              \
-  }
-#define KAPI_IMPL_MATH2_MIXED(name)                                                 \
-  template <class A, class B, class = std::enable_if_t<detail::math_mixed_v<A, B>>> \
-  KAPI_FUNCTION detail::math_promoted_t<A, B> name(A x, B y) {                      \
-    using P = detail::math_promoted_t<A, B>;                                        \
-    return name(static_cast<P>(x), static_cast<P>(y));                              \
-  }
-
-#define KAPI_IMPL_UNARY(name) KAPI_IMPL_MATH1(name) KAPI_IMPL_MATH1_INTEGERS(name)
-#define KAPI_IMPL_BINARY(name) KAPI_IMPL_MATH2(name) KAPI_IMPL_MATH2_MIXED(name)
-
-// Trigonometric and hyperbolic
-KAPI_IMPL_UNARY(sin)
-KAPI_IMPL_UNARY(cos)
-KAPI_IMPL_UNARY(tan)
-KAPI_IMPL_UNARY(asin)
-KAPI_IMPL_UNARY(acos)
-KAPI_IMPL_UNARY(atan)
-KAPI_IMPL_BINARY(atan2)
-KAPI_IMPL_UNARY(sinh)
-KAPI_IMPL_UNARY(cosh)
-KAPI_IMPL_UNARY(tanh)
-KAPI_IMPL_UNARY(asinh)
-KAPI_IMPL_UNARY(acosh)
-KAPI_IMPL_UNARY(atanh)
-// Exponential and logarithmic
-KAPI_IMPL_UNARY(exp)
-KAPI_IMPL_UNARY(exp2)
-KAPI_IMPL_UNARY(expm1)
-KAPI_IMPL_UNARY(log)
-KAPI_IMPL_UNARY(log2)
-KAPI_IMPL_UNARY(log10)
-KAPI_IMPL_UNARY(log1p)
-KAPI_IMPL_UNARY(logb)
-// Powers and roots
-KAPI_IMPL_BINARY(pow)
-KAPI_IMPL_UNARY(sqrt)
-KAPI_IMPL_UNARY(cbrt)
-KAPI_IMPL_BINARY(hypot)
-// Special functions
-KAPI_IMPL_UNARY(erf)
-KAPI_IMPL_UNARY(erfc)
-KAPI_IMPL_UNARY(tgamma)
-// Rounding (instructions on x86-64 with SSE4.1 and on GPUs)
-KAPI_IMPL_UNARY(floor)
-KAPI_IMPL_UNARY(ceil)
-KAPI_IMPL_UNARY(trunc)
-KAPI_IMPL_UNARY(rint)
-// Arithmetic
-KAPI_IMPL_UNARY(fabs)
-KAPI_IMPL_BINARY(fmod)
-KAPI_IMPL_BINARY(remainder)
-KAPI_IMPL_BINARY(copysign)
-KAPI_IMPL_BINARY(nextafter)
-
-#undef KAPI_IMPL_UNARY
-#undef KAPI_IMPL_BINARY
-
-// --------------------------------------------------------------- device-only intrinsics
-
-/// 1 / sqrt(x).
-KAPI_FUNCTION float rsqrt(float x) {
-#if KAPI_IMPL_DEVICE_LIBM
-  return ::rsqrtf(x);
-#else
+inline float host_rsqrt(float x) {
   return static_cast<float>(1.0 / std::sqrt(static_cast<double>(x)));  // one rounding to float
-#endif
 }
-KAPI_FUNCTION double rsqrt(double x) {
-#if KAPI_IMPL_DEVICE_LIBM
-  return ::rsqrt(x);
-#else
-  return 1.0 / std::sqrt(x);
-#endif
-}
-KAPI_IMPL_MATH1_INTEGERS(rsqrt)
+inline double host_rsqrt(double x) { return 1.0 / std::sqrt(x); }
 
-/// 10 to the power x.
-KAPI_FUNCTION float exp10(float x) {
-#if KAPI_IMPL_DEVICE_LIBM
-  return ::exp10f(x);
-#else
-  return static_cast<float>(std::pow(10.0, static_cast<double>(x)));
-#endif
-}
-KAPI_FUNCTION double exp10(double x) {
-#if KAPI_IMPL_DEVICE_LIBM
-  return ::exp10(x);
-#elif defined(__GLIBC__)
-  return ::exp10(x);  // GNU libm's own (a declared extension with _GNU_SOURCE, which g++ defines)
-#else
-  return std::pow(10.0, x);
-#endif
-}
-KAPI_IMPL_MATH1_INTEGERS(exp10)
+inline float host_exp10(float x) { return static_cast<float>(std::pow(10.0, static_cast<double>(x))); }
 
-namespace detail {
+// glibc has exp10 (a GNU extension, declared with _GNU_SOURCE, which g++ defines) and
+// lgamma_r: lgamma itself writes the global signgam, a data race between work-items.
+#if defined(__GLIBC__)
+inline double host_exp10(double x) { return ::exp10(x); }
+inline float host_lgamma(float x) {
+  int sign;
+  return ::lgammaf_r(x, &sign);
+}
+inline double host_lgamma(double x) {
+  int sign;
+  return ::lgamma_r(x, &sign);
+}
+#else
+inline double host_exp10(double x) { return std::pow(10.0, x); }
+inline float host_lgamma(float x) { return std::lgamma(x); }
+inline double host_lgamma(double x) { return std::lgamma(x); }
+#endif
+
 // sin(pi x) and cos(pi x) on a host: x reduced exactly to r in [-1/4, 1/4] and a quadrant
 // (x - 2 rint(x/2) and the folds are exact in floating point), then sin or cos of pi r.
 template <class T, bool Cos>
@@ -197,118 +114,35 @@ T host_sincos_pi(T x) {
     return static_cast<T>(sign_sin * v);
   }
 }
-}  // namespace detail
-
-/// sin(pi x), exact at integers and half-integers.
-KAPI_FUNCTION float sinpi(float x) {
-#if KAPI_IMPL_DEVICE_LIBM
-  return ::sinpif(x);
-#else
-  return detail::host_sincos_pi<float, false>(x);
-#endif
+template <class T>
+T host_sinpi(T x) {
+  return host_sincos_pi<T, false>(x);
 }
-KAPI_FUNCTION double sinpi(double x) {
-#if KAPI_IMPL_DEVICE_LIBM
-  return ::sinpi(x);
-#else
-  return detail::host_sincos_pi<double, false>(x);
-#endif
-}
-KAPI_IMPL_MATH1_INTEGERS(sinpi)
-
-/// cos(pi x), exact at integers and half-integers.
-KAPI_FUNCTION float cospi(float x) {
-#if KAPI_IMPL_DEVICE_LIBM
-  return ::cospif(x);
-#else
-  return detail::host_sincos_pi<float, true>(x);
-#endif
-}
-KAPI_FUNCTION double cospi(double x) {
-#if KAPI_IMPL_DEVICE_LIBM
-  return ::cospi(x);
-#else
-  return detail::host_sincos_pi<double, true>(x);
-#endif
-}
-KAPI_IMPL_MATH1_INTEGERS(cospi)
-
-/// sin(x), and cos(x) stored at *cosval (SYCL's sincos).
-KAPI_FUNCTION float sincos(float x, float* cosval) {
-#if KAPI_IMPL_DEVICE_LIBM
-  float s;
-  ::sincosf(x, &s, cosval);
-  return s;
-#else
-  *cosval = std::cos(x);
-  return std::sin(x);  // g++ merges the pair into one sincos call
-#endif
-}
-KAPI_FUNCTION double sincos(double x, double* cosval) {
-#if KAPI_IMPL_DEVICE_LIBM
-  double s;
-  ::sincos(x, &s, cosval);
-  return s;
-#else
-  *cosval = std::cos(x);
-  return std::sin(x);
-#endif
+template <class T>
+T host_cospi(T x) {
+  return host_sincos_pi<T, true>(x);
 }
 
-// ------------------------------------------------ exact operations written inline on a host
+// The device library's signature: both results through pointers.
+template <class T>
+void host_sincos(T x, T* s, T* c) {
+  *c = std::cos(x);
+  *s = std::sin(x);  // g++ merges the pair into one sincos call
+}
 
-/// The smaller of x and y; a NaN operand is ignored (IEEE minNum, as fmin).
-KAPI_FUNCTION float fmin(float x, float y) {
-#if KAPI_IMPL_DEVICE_LIBM
-  return ::fminf(x, y);
-#else
+// IEEE minNum / maxNum: a NaN operand is ignored.
+template <class T>
+T host_fmin(T x, T y) {
   return (y < x || x != x) ? y : x;
-#endif
 }
-KAPI_FUNCTION double fmin(double x, double y) {
-#if KAPI_IMPL_DEVICE_LIBM
-  return ::fmin(x, y);
-#else
-  return (y < x || x != x) ? y : x;
-#endif
-}
-KAPI_IMPL_MATH2_MIXED(fmin)
-
-/// The larger of x and y; a NaN operand is ignored (IEEE maxNum, as fmax).
-KAPI_FUNCTION float fmax(float x, float y) {
-#if KAPI_IMPL_DEVICE_LIBM
-  return ::fmaxf(x, y);
-#else
+template <class T>
+T host_fmax(T x, T y) {
   return (x < y || x != x) ? y : x;
-#endif
 }
-KAPI_FUNCTION double fmax(double x, double y) {
-#if KAPI_IMPL_DEVICE_LIBM
-  return ::fmax(x, y);
-#else
-  return (x < y || x != x) ? y : x;
-#endif
+template <class T>
+T host_fdim(T x, T y) {
+  return (x != x || y != y) ? x + y : x > y ? x - y : T(0);
 }
-KAPI_IMPL_MATH2_MIXED(fmax)
-
-/// x - y when x > y, else +0; NaN if either is NaN.
-KAPI_FUNCTION float fdim(float x, float y) {
-#if KAPI_IMPL_DEVICE_LIBM
-  return ::fdimf(x, y);
-#else
-  return (x != x || y != y) ? x + y : x > y ? x - y : 0.0f;
-#endif
-}
-KAPI_FUNCTION double fdim(double x, double y) {
-#if KAPI_IMPL_DEVICE_LIBM
-  return ::fdim(x, y);
-#else
-  return (x != x || y != y) ? x + y : x > y ? x - y : 0.0;
-#endif
-}
-KAPI_IMPL_MATH2_MIXED(fdim)
-
-namespace detail {
 // Halfway cases away from zero: x - trunc(x) is exact, so is the comparison with 1/2.
 template <class T>
 T host_round(T x) {
@@ -317,146 +151,157 @@ T host_round(T x) {
 }
 }  // namespace detail
 
-/// x rounded to the nearest integer, halfway cases away from zero.
-KAPI_FUNCTION float round(float x) {
-#if KAPI_IMPL_DEVICE_LIBM
-  return ::roundf(x);
-#else
-  return detail::host_round(x);
-#endif
-}
-KAPI_FUNCTION double round(double x) {
-#if KAPI_IMPL_DEVICE_LIBM
-  return ::round(x);
-#else
-  return detail::host_round(x);
-#endif
-}
-KAPI_IMPL_MATH1_INTEGERS(round)
+// ------------------------------------------------------------------ the shapes
+// Each defines name(float), calling ::name##f on a device, and name(double), calling ::name;
+// host is the host implementation, called with the same arguments.
 
-/// log |Gamma(x)|. On a host, glibc's lgamma_r: lgamma itself writes the global signgam,
-/// a data race between work-items.
-KAPI_FUNCTION float lgamma(float x) {
-#if KAPI_IMPL_DEVICE_LIBM
-  return ::lgammaf(x);
-#elif defined(__GLIBC__)
-  int sign;
-  return ::lgammaf_r(x, &sign);
-#else
-  return std::lgamma(x);
-#endif
-}
-KAPI_FUNCTION double lgamma(double x) {
-#if KAPI_IMPL_DEVICE_LIBM
-  return ::lgamma(x);
-#elif defined(__GLIBC__)
-  int sign;
-  return ::lgamma_r(x, &sign);
-#else
-  return std::lgamma(x);
-#endif
-}
-KAPI_IMPL_MATH1_INTEGERS(lgamma)
+// T -> R, with R float/double as given (ilogb returns int).
+#define KAPI_IMPL_MATH_UNARY_TO(RF, RD, name, host)                                     \
+  KAPI_FUNCTION RF name(float x) { return KAPI_IMPL_LIBM_OR_HOST(::name##f, host)(x); } \
+  KAPI_FUNCTION RD name(double x) { return KAPI_IMPL_LIBM_OR_HOST(::name, host)(x); }
 
-// ------------------------------------------------------------------- three-argument and mixed
+// T -> T, and integers computed in double.
+#define KAPI_IMPL_MATH_UNARY(name, host)                              \
+  KAPI_IMPL_MATH_UNARY_TO(float, double, name, host)                  \
+  template <class I, class = std::enable_if_t<std::is_integral_v<I>>> \
+  KAPI_FUNCTION double name(I x) {                                    \
+    return name(static_cast<double>(x));                              \
+  }
 
-/// x * y + z with one rounding.
-KAPI_FUNCTION float fma(float x, float y, float z) {
-#if KAPI_IMPL_DEVICE_LIBM
-  return ::fmaf(x, y, z);
-#else
-  return std::fma(x, y, z);
-#endif
-}
-KAPI_FUNCTION double fma(double x, double y, double z) {
-#if KAPI_IMPL_DEVICE_LIBM
-  return ::fma(x, y, z);
-#else
-  return std::fma(x, y, z);
-#endif
-}
+// (T, T) -> T, and mixed arithmetic arguments computed in their promoted type.
+#define KAPI_IMPL_MATH_BINARY(name, host)                                                              \
+  KAPI_FUNCTION float name(float x, float y) { return KAPI_IMPL_LIBM_OR_HOST(::name##f, host)(x, y); } \
+  KAPI_FUNCTION double name(double x, double y) { return KAPI_IMPL_LIBM_OR_HOST(::name, host)(x, y); } \
+  template <class A, class B, class = std::enable_if_t<detail::math_mixed_v<A, B>>>                    \
+  KAPI_FUNCTION detail::math_promoted_t<A, B> name(A x, B y) {                                         \
+    using P = detail::math_promoted_t<A, B>;                                                           \
+    return name(static_cast<P>(x), static_cast<P>(y));                                                 \
+  }
 
-/// x to the integer power n (SYCL's pown).
-KAPI_FUNCTION float pown(float x, int n) { return pow(x, static_cast<float>(n)); }
-KAPI_FUNCTION double pown(double x, int n) { return pow(x, static_cast<double>(n)); }
+// (T, T, T) -> T.
+#define KAPI_IMPL_MATH_TERNARY(name, host)                                                                         \
+  KAPI_FUNCTION float name(float x, float y, float z) { return KAPI_IMPL_LIBM_OR_HOST(::name##f, host)(x, y, z); } \
+  KAPI_FUNCTION double name(double x, double y, double z) { return KAPI_IMPL_LIBM_OR_HOST(::name, host)(x, y, z); }
 
-/// x * 2^n, exact unless it overflows or underflows.
-KAPI_FUNCTION float ldexp(float x, int n) {
-#if KAPI_IMPL_DEVICE_LIBM
-  return ::ldexpf(x, n);
-#else
-  return std::ldexp(x, n);
-#endif
-}
-KAPI_FUNCTION double ldexp(double x, int n) {
-#if KAPI_IMPL_DEVICE_LIBM
-  return ::ldexp(x, n);
-#else
-  return std::ldexp(x, n);
-#endif
-}
+// (T, extra) -> T, extra of type EF for float and ED for double (an int, or a pointer to a result).
+#define KAPI_IMPL_MATH_WITH_EXTRA(name, EF, ED, host)                                               \
+  KAPI_FUNCTION float name(float x, EF e) { return KAPI_IMPL_LIBM_OR_HOST(::name##f, host)(x, e); } \
+  KAPI_FUNCTION double name(double x, ED e) { return KAPI_IMPL_LIBM_OR_HOST(::name, host)(x, e); }
 
-/// The mantissa in [1/2, 1) (sign of x), and the exponent stored at *exp.
-KAPI_FUNCTION float frexp(float x, int* exp) {
-#if KAPI_IMPL_DEVICE_LIBM
-  return ::frexpf(x, exp);
-#else
-  return std::frexp(x, exp);
-#endif
-}
-KAPI_FUNCTION double frexp(double x, int* exp) {
-#if KAPI_IMPL_DEVICE_LIBM
-  return ::frexp(x, exp);
-#else
-  return std::frexp(x, exp);
-#endif
-}
+// T -> T with a second result stored at *r2, where the library stores both: (x, &r1, r2).
+#define KAPI_IMPL_MATH_TWO_RESULTS(name, host)           \
+  KAPI_FUNCTION float name(float x, float* r2) {         \
+    float r1;                                            \
+    KAPI_IMPL_LIBM_OR_HOST(::name##f, host)(x, &r1, r2); \
+    return r1;                                           \
+  }                                                      \
+  KAPI_FUNCTION double name(double x, double* r2) {      \
+    double r1;                                           \
+    KAPI_IMPL_LIBM_OR_HOST(::name, host)(x, &r1, r2);    \
+    return r1;                                           \
+  }
 
-/// The fractional part of x, its integral part stored at *iptr (both with x's sign).
-KAPI_FUNCTION float modf(float x, float* iptr) {
-#if KAPI_IMPL_DEVICE_LIBM
-  return ::modff(x, iptr);
-#else
-  return std::modf(x, iptr);
-#endif
-}
-KAPI_FUNCTION double modf(double x, double* iptr) {
-#if KAPI_IMPL_DEVICE_LIBM
-  return ::modf(x, iptr);
-#else
-  return std::modf(x, iptr);
-#endif
-}
+// ------------------------------------------------------------------ the functions
 
+// Trigonometric and hyperbolic
+KAPI_IMPL_MATH_UNARY(sin, std::sin)
+KAPI_IMPL_MATH_UNARY(cos, std::cos)
+KAPI_IMPL_MATH_UNARY(tan, std::tan)
+KAPI_IMPL_MATH_UNARY(asin, std::asin)
+KAPI_IMPL_MATH_UNARY(acos, std::acos)
+KAPI_IMPL_MATH_UNARY(atan, std::atan)
+KAPI_IMPL_MATH_BINARY(atan2, std::atan2)
+KAPI_IMPL_MATH_UNARY(sinh, std::sinh)
+KAPI_IMPL_MATH_UNARY(cosh, std::cosh)
+KAPI_IMPL_MATH_UNARY(tanh, std::tanh)
+KAPI_IMPL_MATH_UNARY(asinh, std::asinh)
+KAPI_IMPL_MATH_UNARY(acosh, std::acosh)
+KAPI_IMPL_MATH_UNARY(atanh, std::atanh)
+/// sin(pi x) and cos(pi x), exact at integers and half-integers.
+KAPI_IMPL_MATH_UNARY(sinpi, detail::host_sinpi)
+KAPI_IMPL_MATH_UNARY(cospi, detail::host_cospi)
+/// sin(x), and cos(x) stored at *cosval (SYCL's sincos).
+KAPI_IMPL_MATH_TWO_RESULTS(sincos, detail::host_sincos)
+
+// Exponential and logarithmic
+KAPI_IMPL_MATH_UNARY(exp, std::exp)
+KAPI_IMPL_MATH_UNARY(exp2, std::exp2)
+/// 10 to the power x.
+KAPI_IMPL_MATH_UNARY(exp10, detail::host_exp10)
+KAPI_IMPL_MATH_UNARY(expm1, std::expm1)
+KAPI_IMPL_MATH_UNARY(log, std::log)
+KAPI_IMPL_MATH_UNARY(log2, std::log2)
+KAPI_IMPL_MATH_UNARY(log10, std::log10)
+KAPI_IMPL_MATH_UNARY(log1p, std::log1p)
+KAPI_IMPL_MATH_UNARY(logb, std::logb)
 /// The unbiased exponent of x as an int (FP_ILOGB0 for 0, FP_ILOGBNAN for NaN, INT_MAX for inf).
-KAPI_FUNCTION int ilogb(float x) {
-#if KAPI_IMPL_DEVICE_LIBM
-  return ::ilogbf(x);
-#else
-  return std::ilogb(x);
-#endif
-}
-KAPI_FUNCTION int ilogb(double x) {
-#if KAPI_IMPL_DEVICE_LIBM
-  return ::ilogb(x);
-#else
-  return std::ilogb(x);
-#endif
-}
+KAPI_IMPL_MATH_UNARY_TO(int, int, ilogb, std::ilogb)
+/// x * 2^n, exact unless it overflows or underflows.
+KAPI_IMPL_MATH_WITH_EXTRA(ldexp, int, int, std::ldexp)
+/// The mantissa in [1/2, 1) (sign of x), and the exponent stored at *exp.
+KAPI_IMPL_MATH_WITH_EXTRA(frexp, int*, int*, std::frexp)
 
-// ------------------------------------------------------------- classification (bool results)
+// Powers and roots
+KAPI_IMPL_MATH_BINARY(pow, std::pow)
+KAPI_IMPL_MATH_UNARY(sqrt, std::sqrt)
+/// 1 / sqrt(x).
+KAPI_IMPL_MATH_UNARY(rsqrt, detail::host_rsqrt)
+KAPI_IMPL_MATH_UNARY(cbrt, std::cbrt)
+KAPI_IMPL_MATH_BINARY(hypot, std::hypot)
 
-KAPI_FUNCTION bool isnan(float x) { return x != x; }
-KAPI_FUNCTION bool isnan(double x) { return x != x; }
-KAPI_FUNCTION bool isinf(float x) { return fabs(x) == HUGE_VALF; }
-KAPI_FUNCTION bool isinf(double x) { return fabs(x) == HUGE_VAL; }
-KAPI_FUNCTION bool isfinite(float x) { return fabs(x) < HUGE_VALF; }
-KAPI_FUNCTION bool isfinite(double x) { return fabs(x) < HUGE_VAL; }
-/// Whether x's sign bit is set (true for -0.0 and negative NaNs).
-KAPI_FUNCTION bool signbit(float x) { return copysign(1.0f, x) < 0.0f; }
-KAPI_FUNCTION bool signbit(double x) { return copysign(1.0, x) < 0.0; }
+// Special functions
+KAPI_IMPL_MATH_UNARY(erf, std::erf)
+KAPI_IMPL_MATH_UNARY(erfc, std::erfc)
+KAPI_IMPL_MATH_UNARY(tgamma, std::tgamma)
+/// log |Gamma(x)|, race-free on a host (see detail::host_lgamma).
+KAPI_IMPL_MATH_UNARY(lgamma, detail::host_lgamma)
 
-// ------------------------------------------------------------ SYCL's common functions
+// Rounding (instructions on x86-64 with SSE4.1 and on GPUs)
+KAPI_IMPL_MATH_UNARY(floor, std::floor)
+KAPI_IMPL_MATH_UNARY(ceil, std::ceil)
+KAPI_IMPL_MATH_UNARY(trunc, std::trunc)
+KAPI_IMPL_MATH_UNARY(rint, std::rint)
+/// x rounded to the nearest integer, halfway cases away from zero.
+KAPI_IMPL_MATH_UNARY(round, detail::host_round)
+/// The fractional part of x, its integral part stored at *iptr (both with x's sign).
+KAPI_IMPL_MATH_WITH_EXTRA(modf, float*, double*, std::modf)
+
+// Arithmetic
+KAPI_IMPL_MATH_UNARY(fabs, std::fabs)
+/// The smaller / larger of x and y; a NaN operand is ignored (IEEE minNum / maxNum).
+KAPI_IMPL_MATH_BINARY(fmin, detail::host_fmin)
+KAPI_IMPL_MATH_BINARY(fmax, detail::host_fmax)
+/// x - y when x > y, else +0; NaN if either is NaN.
+KAPI_IMPL_MATH_BINARY(fdim, detail::host_fdim)
+KAPI_IMPL_MATH_BINARY(fmod, std::fmod)
+KAPI_IMPL_MATH_BINARY(remainder, std::remainder)
+KAPI_IMPL_MATH_BINARY(copysign, std::copysign)
+KAPI_IMPL_MATH_BINARY(nextafter, std::nextafter)
+/// x * y + z with one rounding.
+KAPI_IMPL_MATH_TERNARY(fma, std::fma)
+
+// -------------------------------------- written here for both types: pown, classification,
+// SYCL's common functions (the same code on a device and a host)
+//   pown(x, n): x to the integer power n (SYCL's pown).
+//   isnan, isinf, isfinite; signbit: whether x's sign bit is set (true for -0.0 and negative NaNs).
+//   degrees(radians), radians(degrees).
+//   mix(x, y, a): x + (y - x) * a, the linear blend of x and y.
+//   step(edge, x): 0 if x < edge, else 1.
+//   sign(x): 1 for x > 0, -1 for x < 0, x itself for ±0 and NaN (SYCL's sign).
+// T(c) for the two constants c: in float, the same value as the literal with an f suffix.
+#define KAPI_IMPL_MATH_COMMON(T)                                                                  \
+  KAPI_FUNCTION T pown(T x, int n) { return pow(x, static_cast<T>(n)); }                          \
+  KAPI_FUNCTION bool isnan(T x) { return x != x; }                                                \
+  KAPI_FUNCTION bool isinf(T x) { return fabs(x) == T(HUGE_VAL); }                                \
+  KAPI_FUNCTION bool isfinite(T x) { return fabs(x) < T(HUGE_VAL); }                              \
+  KAPI_FUNCTION bool signbit(T x) { return copysign(T(1), x) < T(0); }                            \
+  KAPI_FUNCTION T degrees(T radians) { return radians * T(57.295779513082320876798154814105); }   \
+  KAPI_FUNCTION T radians(T degrees) { return degrees * T(0.017453292519943295769236907684886); } \
+  KAPI_FUNCTION T mix(T x, T y, T a) { return x + (y - x) * a; }                                  \
+  KAPI_FUNCTION T step(T edge, T x) { return x < edge ? T(0) : T(1); }                            \
+  KAPI_FUNCTION T sign(T x) { return x > T(0) ? T(1) : x < T(0) ? T(-1) : x; }
+KAPI_IMPL_MATH_COMMON(float)
+KAPI_IMPL_MATH_COMMON(double)
 
 /// min(max(x, lo), hi) (SYCL's clamp: fmin/fmax for floating point, so a NaN x gives lo;
 /// integers compare). Undefined when lo > hi, as in SYCL.
@@ -468,24 +313,6 @@ KAPI_FUNCTION T clamp(T x, T lo, T hi) {
     return x < lo ? lo : hi < x ? hi : x;
   }
 }
-
-/// Radians to degrees, and back.
-KAPI_FUNCTION float degrees(float radians) { return radians * 57.295779513082320876798154814105f; }
-KAPI_FUNCTION double degrees(double radians) { return radians * 57.295779513082320876798154814105; }
-KAPI_FUNCTION float radians(float degrees) { return degrees * 0.017453292519943295769236907684886f; }
-KAPI_FUNCTION double radians(double degrees) { return degrees * 0.017453292519943295769236907684886; }
-
-/// x + (y - x) * a: linear blend of x and y.
-KAPI_FUNCTION float mix(float x, float y, float a) { return x + (y - x) * a; }
-KAPI_FUNCTION double mix(double x, double y, double a) { return x + (y - x) * a; }
-
-/// 0 if x < edge, else 1.
-KAPI_FUNCTION float step(float edge, float x) { return x < edge ? 0.0f : 1.0f; }
-KAPI_FUNCTION double step(double edge, double x) { return x < edge ? 0.0 : 1.0; }
-
-/// 1 for x > 0, -1 for x < 0, x itself for ±0 and NaN (SYCL's sign).
-KAPI_FUNCTION float sign(float x) { return x > 0.0f ? 1.0f : x < 0.0f ? -1.0f : x; }
-KAPI_FUNCTION double sign(double x) { return x > 0.0 ? 1.0 : x < 0.0 ? -1.0 : x; }
 
 /// |x| for integers and floating point (SYCL's abs; fabs for floating point).
 template <class T, class = std::enable_if_t<std::is_arithmetic_v<T>>>
@@ -511,11 +338,13 @@ KAPI_FUNCTION constexpr T max(T x, T y) {
   return x < y ? y : x;
 }
 
-#undef KAPI_IMPL_MATH1
-#undef KAPI_IMPL_MATH2
-#undef KAPI_IMPL_MATH1_INTEGERS
-#undef KAPI_IMPL_MATH2_MIXED
-
 }  // namespace kapi
 
-#undef KAPI_IMPL_DEVICE_LIBM
+#undef KAPI_IMPL_LIBM_OR_HOST
+#undef KAPI_IMPL_MATH_UNARY_TO
+#undef KAPI_IMPL_MATH_UNARY
+#undef KAPI_IMPL_MATH_BINARY
+#undef KAPI_IMPL_MATH_TERNARY
+#undef KAPI_IMPL_MATH_WITH_EXTRA
+#undef KAPI_IMPL_MATH_TWO_RESULTS
+#undef KAPI_IMPL_MATH_COMMON
