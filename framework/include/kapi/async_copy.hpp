@@ -12,15 +12,15 @@
 //   kapi::group_barrier(it.get_group());                // ... and everyone's
 //
 // Backends:
-//   CUDA sm_80+ (device pass): cp.async (16 bytes bypass L1: .cg; 4 and 8: .ca), a
-//     batch is a cp.async group; an invalid copy reads nothing and writes zeros
-//     (src-size 0).
+//   CUDA sm_80+ (device pass): cp.async (cuda/detail/async_copy.hpp), a batch is a
+//     cp.async group; an invalid copy reads nothing and writes zeros.
 //   Everything else: the copy happens at once (a load and a store), commit and wait do
 //     nothing: the group barrier that follows the wait still orders it.
 // The local address must be aligned to Bytes, and so must the global one when valid.
 #include <cstring>
 
 #include <kapi/config.hpp>
+#include <kapi/detail/device_instructions.hpp>
 
 #if KAPI_CUDA_ARCH >= 800
 #define KAPI_ASYNC_COPY_CP_ASYNC 1
@@ -36,13 +36,7 @@ template <int Bytes>
 KAPI_FUNCTION void async_copy(void* dst, const void* src, bool valid) {
   static_assert(Bytes == 4 || Bytes == 8 || Bytes == 16, "kapi::async_copy copies 4, 8 or 16 bytes");
 #if KAPI_ASYNC_COPY_CP_ASYNC
-  const unsigned local = static_cast<unsigned>(__cvta_generic_to_shared(dst));
-  const int read = valid ? Bytes : 0;
-  if constexpr (Bytes == 16)
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(local), "l"(src), "r"(read) : "memory");
-  else
-    asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" ::"r"(local), "l"(src), "n"(Bytes), "r"(read)
-                 : "memory");
+  detail::cuda_ops::cp_async<Bytes>(dst, src, valid);
 #else
   struct Chunk {
     unsigned char bytes[Bytes];
@@ -56,7 +50,7 @@ KAPI_FUNCTION void async_copy(void* dst, const void* src, bool valid) {
 /// Closes this work-item's copies started since the last commit into one batch.
 KAPI_FUNCTION void async_copy_commit() {
 #if KAPI_ASYNC_COPY_CP_ASYNC
-  asm volatile("cp.async.commit_group;\n" ::: "memory");
+  detail::cuda_ops::cp_async_commit();
 #endif
 }
 
@@ -65,7 +59,7 @@ template <int Pending>
 KAPI_FUNCTION void async_copy_wait() {
   static_assert(Pending >= 0 && Pending <= 7, "kapi::async_copy_wait: 0 to 7 batches may stay in flight");
 #if KAPI_ASYNC_COPY_CP_ASYNC
-  asm volatile("cp.async.wait_group %0;\n" ::"n"(Pending) : "memory");
+  detail::cuda_ops::cp_async_wait<Pending>();
 #endif
 }
 

@@ -96,9 +96,7 @@ class AtomicRef {
     detail::fence_after(order);
     return value;
 #else
-    T value;
-    __atomic_load(ptr_, &value, gnu_order(order));
-    return value;
+    return detail::host_atomic_load(ptr_, order);
 #endif
   }
 
@@ -110,7 +108,7 @@ class AtomicRef {
     *static_cast<volatile T*>(ptr_) = operand;
     if (order == MemoryOrder::seq_cst) Kokkos::memory_fence();
 #else
-    __atomic_store(ptr_, &operand, gnu_order(order));
+    detail::host_atomic_store(ptr_, operand, order);
 #endif
   }
 
@@ -235,7 +233,7 @@ class AtomicRef {
 #if KAPI_COMPILING_DEVICE_CODE
     Bits old = *static_cast<volatile Bits*>(cell);
 #else
-    Bits old = __atomic_load_n(cell, __ATOMIC_RELAXED);
+    Bits old = detail::host_atomic_load_relaxed(cell);
 #endif
     for (;;) {
       const T current = detail::bit_cast<T>(old);
@@ -254,22 +252,6 @@ class AtomicRef {
     detail::fence_after(order);
     return old;
   }
-#if !KAPI_COMPILING_DEVICE_CODE
-  static constexpr int gnu_order(MemoryOrder o) {
-    switch (o) {
-      case MemoryOrder::relaxed:
-        return __ATOMIC_RELAXED;
-      case MemoryOrder::acquire:
-        return __ATOMIC_ACQUIRE;
-      case MemoryOrder::release:
-        return __ATOMIC_RELEASE;
-      case MemoryOrder::acq_rel:
-        return __ATOMIC_ACQ_REL;
-      default:
-        return __ATOMIC_SEQ_CST;
-    }
-  }
-#endif
 
   T* ptr_;
 };

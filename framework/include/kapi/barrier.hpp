@@ -1,25 +1,19 @@
 #pragma once
 // group_barrier: every work-item of the group waits until all have arrived; memory
 // written to local (and, with device scope, global) memory before it is visible after it.
+// Each backend's barrier is chosen in detail/barriers.hpp.
 #include <kapi/config.hpp>
-#include <kapi/device/detail/warp.hpp>
+#include <kapi/detail/barriers.hpp>
 #include <kapi/group.hpp>
 #include <kapi/memory_model.hpp>
 #include <kapi/sub_group.hpp>
-#if !KAPI_COMPILING_DEVICE_CODE
-#include <kapi/host/detail/group.hpp>
-#endif
 
 namespace kapi {
 
 template <int N>
 KAPI_FUNCTION void group_barrier(const Group<N>& group, MemoryScope scope = MemoryScope::work_group) {
   (void)scope;  // a Kokkos team barrier orders local and global memory for the team alike
-#if KAPI_COMPILING_DEVICE_CODE
-  group.impl_handle().team().team_barrier();
-#else
-  group.impl_handle().host().barrier();
-#endif
+  detail::group_barrier(group.impl_handle());
 }
 
 /// Every work-item of the sub-group waits until all have arrived; memory written before is
@@ -28,8 +22,7 @@ KAPI_FUNCTION void group_barrier(const Group<N>& group, MemoryScope scope = Memo
 /// where a sub-group is one work-item.
 KAPI_FUNCTION void group_barrier(const SubGroup& sg, MemoryScope scope = MemoryScope::sub_group) {
   (void)scope;
-  (void)sg;
-  KAPI_IF_ON_DEVICE((detail::warp::sync(detail::warp::mask_of(static_cast<int>(sg.get_local_range())));))
+  detail::sub_group_barrier(static_cast<int>(sg.get_local_range()));
 }
 
 }  // namespace kapi

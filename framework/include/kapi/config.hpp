@@ -33,8 +33,11 @@
 #elif defined(__NVCOMPILER) && (defined(KOKKOS_ENABLE_OPENMPTARGET) || defined(KOKKOS_ENABLE_OPENACC))
 #error \
     "kapi: NVHPC offload (-mp=gpu, -acc=gpu) is not supported: it compiles host and device code in one pass, kapi's device code needs CUDA's or HIP's split passes"
-#elif defined(__NVPTX__) || defined(__nvptx__) || defined(__AMDGCN__) || defined(__amdgcn__) || defined(__SPIR__) || \
-    defined(__SPIRV__)
+// (clang's HIP and CUDA host passes define the device target's macros too, __AMDGCN__
+// with hipcc: only a pass that is neither HIP nor CUDA stops here.)
+#elif (defined(__NVPTX__) || defined(__nvptx__) || defined(__AMDGCN__) || defined(__amdgcn__) || defined(__SPIR__) || \
+       defined(__SPIRV__)) &&                                                                                         \
+    !defined(__HIP__) && !defined(__CUDA__)
 #error \
     "kapi: this is a GPU device pass that is neither CUDA nor HIP (OpenMP or OpenACC offload?), which kapi does not support: its device code is written for CUDA (nvcc, clang) and HIP (hipcc)"
 #else

@@ -16,8 +16,8 @@
 // they match a double-precision reference within n·ε·Σ|x| (ε of the value type, n the
 // number of values), the standard bound for any summation order.
 //
-// Mapping (detail/group_ops.hpp): device backends use warp shuffles and Kokkos team
-// collectives (device/detail/group_algorithms.hpp); host backends run the group as host contexts and
+// Mapping (detail/group_ops.hpp): device code uses warp shuffles and block
+// collectives (team/detail/group_algorithms.hpp); host backends run the group as host contexts and
 // combine through the group's collective buffer (host/detail/group_algorithms.hpp).
 #include <cstddef>
 #include <type_traits>

@@ -51,6 +51,7 @@
 #include <type_traits>
 
 #include <kapi/config.hpp>
+#include <kapi/detail/device_instructions.hpp>
 #include <kapi/reduced_precision.hpp>
 
 #if KAPI_CUDA_ARCH >= 800
@@ -125,6 +126,7 @@ KAPI_FUNCTION constexpr std::size_t offset(layout l, std::size_t r, std::size_t 
 
 #if KAPI_JOINT_MATRIX_MMA
 // ---- CUDA: per-lane fragments of mma.sync ------------------------------------------
+namespace cuda_ops = ::kapi::detail::cuda_ops;  // the instructions (cuda/detail/mma.hpp)
 template <class T, use Use, std::size_t Rows, std::size_t Cols>
 struct fragments;
 template <class T, std::size_t Rows, std::size_t Cols>
@@ -145,17 +147,13 @@ struct fragments<T, use::accumulator, Rows, Cols> {
 template <class T, use Use, std::size_t Rows, std::size_t Cols>
 using storage = fragments<T, Use, Rows, Cols>;
 
-__device__ inline unsigned lane_id() {
-  unsigned l;
-  asm("mov.u32 %0, %%laneid;" : "=r"(l));
-  return l;
-}
+__device__ inline unsigned lane_id() { return cuda_ops::lane_id(); }
 __device__ inline std::uint32_t tf32_bits(precision::tf32 x) { return x.bits; }  // rounded when stored
 // A float rounded by kapi::round_to_tf32, as the bits an mma operand register takes.
 // In device code that is one cvt.rna.tf32.f32; the conversion is written once, in
 // reduced_precision.hpp, so that joint_matrix loads and precision::tf32 staging round
 // alike.
-__device__ inline std::uint32_t tf32_bits(float x) { return __float_as_uint(round_to_tf32(x)); }
+__device__ inline std::uint32_t tf32_bits(float x) { return cuda_ops::float_as_uint(round_to_tf32(x)); }
 template <class T>
 __device__ inline std::uint32_t pack(T lo, T hi) {
   return std::uint32_t(lo.bits) | (std::uint32_t(hi.bits) << 16);
@@ -177,38 +175,23 @@ __device__ inline std::uint32_t input_bits<half>(float v) {
   return pack(x, x);
 }
 
+// The mma.sync of each input type (cuda/detail/mma.hpp).
 __device__ inline void mma(float (&d)[4], const std::uint32_t (&a)[4], const std::uint32_t (&b)[2], precision::tf32) {
-  asm("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
-      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+  cuda_ops::mma_tf32(d, a, b);
 }
 __device__ inline void mma(float (&d)[4], const std::uint32_t (&a)[4], const std::uint32_t (&b)[2], bfloat16) {
-  asm("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
-      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+  cuda_ops::mma_bf16(d, a, b);
 }
 __device__ inline void mma(float (&d)[4], const std::uint32_t (&a)[4], const std::uint32_t (&b)[2], half) {
-  asm("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
-      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+  cuda_ops::mma_f16(d, a, b);
 }
-__device__ inline void ldmatrix_x4(std::uint32_t (&r)[4], const void* p) {
-  const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(p));
-  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];"
-               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-               : "r"(s));
-}
-__device__ inline void ldmatrix_x4_trans(std::uint32_t (&r)[4], const void* p) {
-  const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(p));
-  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];"
-               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-               : "r"(s));
-}
+using cuda_ops::ldmatrix_x4;
+using cuda_ops::ldmatrix_x4_trans;
 // Whether rows of 16 bytes at p, p + stride, ... may go through ldmatrix (local memory,
 // 16-byte aligned rows). The same for every lane (base and stride are the sub-group's).
 template <class L>
 __device__ inline bool ldmatrix_ok(const L* p, std::size_t stride) {
-  return __isShared(p) && ((reinterpret_cast<std::uintptr_t>(p) | (stride * sizeof(L))) % 16 == 0);
+  return cuda_ops::is_shared(p) && ((reinterpret_cast<std::uintptr_t>(p) | (stride * sizeof(L))) % 16 == 0);
 }
 
 #else
@@ -229,6 +212,12 @@ struct load_type_of<T, use::accumulator> {
 };
 
 }  // namespace detail
+
+/// The K of one tensor-core step for A and B elements of type T (8 for precision::tf32,
+/// 16 for kapi::bfloat16 and kapi::half): an A tile's columns and a B tile's rows are a
+/// multiple of it.
+template <class T>
+inline constexpr std::size_t mma_k = detail::element<T>::k;
 
 /// A Rows×Cols tile of a matrix used as Use (A, B or the accumulator) of a product,
 /// held by the sub-group of type Group. Layout: how A and B tiles lie in memory
@@ -279,7 +268,8 @@ KAPI_FUNCTION void load(joint_matrix<Group, T, Use, Rows, Cols, Layout>& m, cons
           for (std::size_t fk = 0; fk < FK; ++fk) {
             ldmatrix_x4(m.data.r[fm][fk], p + 16 * fm * stride + 8 * fk);
             if constexpr (std::is_same<L, float>::value)
-              for (std::size_t j = 0; j < 4; ++j) m.data.r[fm][fk][j] = tf32_bits(__uint_as_float(m.data.r[fm][fk][j]));
+              for (std::size_t j = 0; j < 4; ++j)
+                m.data.r[fm][fk][j] = tf32_bits(cuda_ops::uint_as_float(m.data.r[fm][fk][j]));
           }
         return;
       }
@@ -364,7 +354,7 @@ KAPI_FUNCTION void store(const joint_matrix<Group, float, use::accumulator, Rows
         float* p = base + offset(l, row0 + r, col0 + c, stride);
         // two neighbours of a row: one 8-byte store where aligned
         if (!Checked && l == layout::row_major && reinterpret_cast<std::uintptr_t>(p) % 8 == 0) {
-          *reinterpret_cast<float2*>(p) = make_float2(v0, v1);
+          cuda_ops::store_float2(p, v0, v1);
         } else {
           put(r, c, v0);
           put(r, c + 1, v1);

@@ -21,6 +21,7 @@
 #include <cstring>
 
 #include <kapi/config.hpp>
+#include <kapi/detail/device_instructions.hpp>
 
 #if KAPI_CUDA_ARCH >= 800
 #define KAPI_REDUCED_PRECISION_CVT 1
@@ -57,9 +58,7 @@ struct bfloat16 {
   }
   KAPI_FUNCTION static std::uint16_t from_float(float f) {
 #if KAPI_REDUCED_PRECISION_CVT
-    std::uint16_t b;
-    asm("cvt.rn.bf16.f32 %0, %1;" : "=h"(b) : "f"(f));
-    return b;
+    return detail::cuda_ops::cvt_rn_bf16(f);
 #else
     std::uint32_t u = detail::float_bits(f);
     if ((u & 0x7fffffffu) > 0x7f800000u) return std::uint16_t((u >> 16) | 0x0040u);  // NaN stays a (quiet) NaN
@@ -83,9 +82,7 @@ struct half {
   }
   KAPI_FUNCTION static std::uint16_t from_float(float f) {
 #if KAPI_REDUCED_PRECISION_CVT
-    std::uint16_t b;
-    asm("cvt.rn.f16.f32 %0, %1;" : "=h"(b) : "f"(f));
-    return b;
+    return detail::cuda_ops::cvt_rn_f16(f);
 #else
     const std::uint32_t x = detail::float_bits(f);
     const std::uint32_t sign = (x >> 16) & 0x8000u, ax = x & 0x7fffffffu;
@@ -121,9 +118,7 @@ struct half {
 /// CUDA path's cvt.rna.tf32.f32; infinities and NaNs unchanged.
 KAPI_FUNCTION float round_to_tf32(float f) {
 #if KAPI_REDUCED_PRECISION_CVT
-  std::uint32_t r;
-  asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(f));
-  return detail::bits_float(r);
+  return detail::bits_float(detail::cuda_ops::cvt_rna_tf32(f));
 #else
   std::uint32_t u = detail::float_bits(f);
   if ((u & 0x7f800000u) == 0x7f800000u) return f;

@@ -21,7 +21,7 @@ namespace kapi {
 
 namespace detail {
 // The hardware sub-group widths, also used where the compiler pass rather than a space
-// decides (sub_group.hpp, device/detail/warp.hpp).
+// decides (sub_group.hpp, cuda/detail/warp.hpp, hip/detail/wavefront.hpp).
 inline constexpr std::size_t cuda_warp_size = 32;
 inline constexpr std::size_t hip_wavefront_size = 64;
 

@@ -58,7 +58,7 @@ KOKKOS_INLINE_FUNCTION BlockIndex banded_block(std::size_t g, std::size_t gm, st
 /// (two: at most 128 registers per work-item with 8 sub-groups, 255 with 4).
 template <class In, bool Host, int DeviceBK = 16, int DeviceMinGroups = 2, int DeviceStages = 0, int DeviceWN = 32>
 struct JointShape {
-  static constexpr int KS = int(kapi::matrix::detail::element<In>::k);  // mma K
+  static constexpr int KS = int(kapi::matrix::mma_k<In>);  // mma K
   static constexpr int BM = Host ? 64 : 128, BN = Host ? 64 : 128, BK = Host ? 32 : DeviceBK;
   static constexpr int WM = Host ? 32 : 64, WN = Host ? 32 : DeviceWN;
   // stages > 0: tiles copied asynchronously (kapi/async_copy.hpp) into `stages` buffers,

@@ -113,6 +113,39 @@ KAPI_FUNCTION T ordered_compare_exchange(T* ptr, T expected, T desired, MemoryOr
 
 #endif
 
+#if !KAPI_COMPILING_DEVICE_CODE
+// Loads and stores of AtomicRef in host code: the host compiler's atomic built-ins, which
+// take the order directly.
+KAPI_FUNCTION constexpr int host_order(MemoryOrder o) {
+  switch (o) {
+    case MemoryOrder::relaxed:
+      return __ATOMIC_RELAXED;
+    case MemoryOrder::acquire:
+      return __ATOMIC_ACQUIRE;
+    case MemoryOrder::release:
+      return __ATOMIC_RELEASE;
+    case MemoryOrder::acq_rel:
+      return __ATOMIC_ACQ_REL;
+    default:
+      return __ATOMIC_SEQ_CST;
+  }
+}
+template <class T>
+KAPI_FUNCTION T host_atomic_load(T* ptr, MemoryOrder order) {
+  T value;
+  __atomic_load(ptr, &value, host_order(order));
+  return value;
+}
+template <class T>
+KAPI_FUNCTION T host_atomic_load_relaxed(T* ptr) {
+  return __atomic_load_n(ptr, __ATOMIC_RELAXED);
+}
+template <class T>
+KAPI_FUNCTION void host_atomic_store(T* ptr, T value, MemoryOrder order) {
+  __atomic_store(ptr, &value, host_order(order));
+}
+#endif
+
 KAPI_ORDERED_RMW(exchange)
 KAPI_ORDERED_RMW(fetch_add)
 KAPI_ORDERED_RMW(fetch_sub)

@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <string>
 
-#include <kapi/host/detail/launch_rules.hpp>
+#include <kapi/detail/launch_rules.hpp>
 #include <kapi/nest/detail/extents.hpp>
 #include <kapi/nest/detail/fast_divisor.hpp>
 

@@ -3,7 +3,7 @@
 // TeamThreadRange for the middle loop, ThreadVectorRange for the inner loop.
 #include <string>
 
-#include <kapi/host/detail/launch_rules.hpp>
+#include <kapi/detail/launch_rules.hpp>
 #include <kapi/nest/detail/extents.hpp>
 
 namespace kapi::nest {

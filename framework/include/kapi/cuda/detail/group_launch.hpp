@@ -1,12 +1,14 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Work-groups on CUDA, launched directly on the execution space's stream: a block of
 // dim3(1, group size) threads runs groups league-stride (as the Kokkos team launch does,
-// device_teams says how many blocks), one thread per work-item, threadIdx.y its local
-// linear id (group_member.hpp), the group's local memory in dynamic shared memory.
+// device_teams in team/detail/launcher.hpp says how many blocks), one thread per
+// work-item, threadIdx.y its local linear id (team/detail/group_member.hpp), the group's
+// local memory in dynamic shared memory.
 // What it gives over a Kokkos TeamPolicy launch:
-//  - local memory up to the device's opt-in limit per block (227 KiB on an H100, after
-//    the collectives' static words), where Kokkos 3.4 caps fast team scratch at 40 KiB
-//    and puts the rest in global memory: deeper pipelines for tiled kernels;
+//  - local memory up to the device's opt-in limit per block (after the collectives'
+//    static words), where Kokkos 3.4 caps fast team scratch well below it and puts the
+//    rest in global memory: deeper pipelines for tiled kernels;
 //  - no team set-up per block (Kokkos's scratch cursors, its reduction buffers).
 // Kernels with reduction arguments, and groups whose local memory exceeds shared memory,
 // keep the Kokkos team launch (level-1 scratch, Kokkos's reduction).
@@ -27,8 +29,7 @@
 #include <kapi/detail/group_handle.hpp>
 #include <kapi/detail/kernel_names.hpp>
 #include <kapi/detail/launch_plan.hpp>
-#include <kapi/device/detail/collectives.hpp>
-#include <kapi/device/detail/cuda_launch_support.hpp>
+#include <kapi/cuda/detail/launch_support.hpp>
 
 namespace kapi::detail {
 
@@ -36,9 +37,8 @@ namespace kapi::detail {
 /// are separated by a block barrier (the next group's first writes wait for the last
 /// reads of the one before). The group loop counts in 32 bits (a launch has fewer than
 /// 2^31 groups, validate_group_count): with a 64-bit counter nvcc kept the group's ids in
-/// 64-bit arithmetic and rematerialised them inside the kernel's loops, 16% more
-/// instructions in heat3d's nd-range kernel and 18% more time on an H100 (3030 vs 2570 µs
-/// at n = 512).
+/// 64-bit arithmetic and rematerialised them inside the kernel's loops, which cost
+/// instructions and time in every nd-range kernel with inner loops.
 template <class Body, bool Phased>
 __device__ void cuda_run_groups(const Body& body, unsigned groups, char* local_memory) {
   const unsigned me = threadIdx.y, stride = gridDim.x;
@@ -111,7 +111,7 @@ bool cuda_launch_groups(const Kokkos::Cuda& space, const Plan& plan, std::size_t
   if (limits.static_bytes + local_bytes > limits.shared_bytes) return false;
   validate_group_size(plan.group_size, limits.max_items, space_name<Kokkos::Cuda>(), " for this kernel's register use");
   const ToolsParallelFor region(plan.label, space);
-  KAPI_CUDA_ENSURE_LOCK_ARRAYS();  // here, next to the launch (cuda_launch_support.hpp)
+  KAPI_CUDA_ENSURE_LOCK_ARRAYS();  // here, next to the launch (launch_support.hpp)
   kernel<<<dim3(static_cast<unsigned>(blocks)), dim3(1, static_cast<unsigned>(plan.group_size)), local_bytes,
            space.cuda_stream()>>>(plan.body, static_cast<unsigned>(plan.groups));
   check_cuda_launch("a work-group kernel");

@@ -1,17 +1,19 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
-// Group collectives on a device backend, where a work-group is one CUDA/HIP block
+// Group collectives in the team backend's device code, where a work-group is one block
 // (group_member.hpp), so hardware warps are runs of 32 (64 on AMD) consecutive work-items:
 // the group's sub-groups (warp.hpp). Every collective is built from warp shuffles, block
-// barriers and the block's shared words, device_collective_area() (a static __shared__
-// array of device_collective_bytes), never from a Kokkos team: it runs alike under kapi's
-// own CUDA launch and under a Kokkos team launch.
+// barriers and the block's shared words, device_collective_area() (a static shared array
+// of device_collective_bytes), all primitives of the device backend
+// (kapi/detail/device_primitives.hpp), never from a Kokkos team: it runs alike under
+// kapi's own CUDA launch and under a Kokkos team launch.
 //  - reduce: a warp reduction (shuffles) per sub-group, the warps' totals through the area,
 //    then every work-item folds the totals itself in warp order (at most 32 values), so
 //    one block barrier exchanges them and none broadcasts the result; a group of one
 //    warp needs no block barrier at all. Totals wider than 8 bytes go through the area as
 //    many at a time as fit (rounds), totals wider than the area one by one in slices;
 //  - broadcast: the value through the area (in slices of the area's size);
-//  - any/all: the block vote __syncthreads_or/_and;
+//  - any/all: the block vote (block::barrier_or / barrier_and);
 //  - scans: a warp-shuffle scan, then the warps' totals through the area.
 // Every collective that uses the area starts with a block barrier, so it never overwrites
 // words the previous collective's readers still need.
@@ -19,9 +21,10 @@
 #include <cstring>
 #include <type_traits>
 
+#include <kapi/detail/device_primitives.hpp>
 #include <kapi/functional.hpp>
-#include <kapi/device/detail/group_member.hpp>
-#include <kapi/device/detail/warp.hpp>
+#include <kapi/team/detail/group_member.hpp>
+#include <kapi/team/detail/warp.hpp>
 
 namespace kapi::detail {
 
@@ -38,13 +41,7 @@ struct ScanParts {
 
 #if KAPI_COMPILING_DEVICE_CODE
 
-#define KAPI_SYNC_OR(p) __syncthreads_or(p)
-#define KAPI_SYNC_AND(p) __syncthreads_and(p)
-
-__device__ inline void* device_collective_area() {
-  __shared__ double area[device_collective_bytes / sizeof(double)];
-  return area;
-}
+__device__ inline void* device_collective_area() { return block::shared_words<device_collective_bytes>(); }
 
 /// Where a work-item sits in its warp: lane, existing lanes of the warp, their mask.
 struct WarpPlace {
@@ -132,8 +129,8 @@ __device__ T device_reduce(DeviceGroupMember team, const T& x, const Op& op) {
   }
 }
 
-__device__ inline bool device_any(DeviceGroupMember, bool p) { return KAPI_SYNC_OR(p ? 1 : 0) != 0; }
-__device__ inline bool device_all(DeviceGroupMember, bool p) { return KAPI_SYNC_AND(p ? 1 : 0) != 0; }
+__device__ inline bool device_any(DeviceGroupMember, bool p) { return block::barrier_or(p ? 1 : 0) != 0; }
+__device__ inline bool device_all(DeviceGroupMember, bool p) { return block::barrier_and(p ? 1 : 0) != 0; }
 
 template <class T, class Op>
 __device__ ScanParts<T> device_scan(DeviceGroupMember team, const T& x, const Op& op) {
@@ -160,9 +157,6 @@ __device__ ScanParts<T> device_scan(DeviceGroupMember team, const T& x, const Op
   }
   return r;
 }
-
-#undef KAPI_SYNC_OR
-#undef KAPI_SYNC_AND
 
 #endif  // KAPI_COMPILING_DEVICE_CODE
 

@@ -1,11 +1,14 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
-// Warp primitives of the device backends, over the first `lanes` lanes of a hardware warp
-// (CUDA: 32 lanes, HIP: a 64-lane wavefront). A work-group is one block whose thread
+// Warp algorithms of the team backend's device code, over the first `lanes` lanes of a
+// hardware warp (CUDA: 32 lanes, HIP: a 64-lane wavefront), written once over the
+// primitives each device backend supplies (cuda/detail/warp.hpp, hip/detail/wavefront.hpp,
+// picked by kapi/detail/device_primitives.hpp). A work-group is one block whose thread
 // index is the local linear id (launch.hpp asks Kokkos for vector length 1), so a
 // sub-group, kapi::SubGroup, is exactly one warp, and the last warp of a group whose size
 // is not a multiple of the warp is partial: its lanes past the group do not exist. Every
 // primitive therefore takes the lane count and (CUDA) the mask of the existing lanes
-// computed from it, never __activemask(), which reports divergence rather than membership.
+// computed from it (the primitives say how).
 //  - shuffles move any value as its bits, 4-byte word by word (arithmetic values up to
 //    8 bytes directly): the public sub-group shuffles take trivially copyable values only
 //    (sub_group_algorithms.hpp), group reductions of a phase any value (Kokkos::complex);
@@ -17,43 +20,10 @@
 #include <type_traits>
 
 #include <kapi/config.hpp>
-#include <kapi/space_traits.hpp>
+#include <kapi/detail/device_primitives.hpp>
 
 #if KAPI_COMPILING_DEVICE_CODE
 namespace kapi::detail::warp {
-
-#if KAPI_COMPILING_CUDA_DEVICE_CODE
-inline constexpr int size = static_cast<int>(cuda_warp_size);
-inline constexpr bool direct_shuffles = true;  // __shfl_sync takes every integer type, float and double
-using Mask = unsigned;
-/// The existing lanes of a warp of `lanes` lanes.
-__device__ inline Mask mask_of(int lanes) { return lanes >= 32 ? 0xffffffffu : (1u << lanes) - 1u; }
-__device__ inline int shuffle_word(int w, int src, Mask mask) { return __shfl_sync(mask, w, src); }
-__device__ inline bool any(bool p, Mask mask) { return __any_sync(mask, p ? 1 : 0) != 0; }
-__device__ inline bool all(bool p, Mask mask) { return __all_sync(mask, p ? 1 : 0) != 0; }
-__device__ inline void sync(Mask mask) { __syncwarp(mask); }
-template <class T>
-__device__ T shuffle_direct(const T& v, int src, Mask mask) {
-  return __shfl_sync(mask, v, src);
-}
-#elif KAPI_COMPILING_HIP_DEVICE_CODE
-inline constexpr int size = static_cast<int>(hip_wavefront_size);
-inline constexpr bool direct_shuffles = false;  // words only
-using Mask = unsigned long long;                // a wavefront runs in lockstep: the masks are not needed
-__device__ inline Mask mask_of(int lanes) { return lanes >= 64 ? ~0ull : (1ull << lanes) - 1ull; }
-__device__ inline int shuffle_word(int w, int src, Mask) { return __shfl(w, src); }
-__device__ inline bool any(bool p, Mask) { return __any(p ? 1 : 0) != 0; }
-__device__ inline bool all(bool p, Mask) { return __all(p ? 1 : 0) != 0; }
-__device__ inline void sync(Mask) {
-  __builtin_amdgcn_fence(__ATOMIC_RELEASE, "wavefront");
-  __builtin_amdgcn_wave_barrier();
-  __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "wavefront");
-}
-template <class T>
-__device__ T shuffle_direct(const T& v, int, Mask) {
-  return v;  // not used (direct_shuffles)
-}
-#endif
 
 /// Lane `src`'s v (src must be an existing lane; every lane of the mask calls it).
 template <class T>

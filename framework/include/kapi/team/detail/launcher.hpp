@@ -1,15 +1,14 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
-// Launches on device backends (CUDA, HIP): a range kernel is a Kokkos RangePolicy or
-// MDRangePolicy (on CUDA kapi's own launch, cuda_range_launch.hpp, unless built with
-// KAPI_CUDA_RANGE_LAUNCH=0); a work-group is a block, one thread per work-item: on CUDA
-// kapi's own launch (cuda_group_launch.hpp) where its local memory fits shared memory and
-// it has no reduction arguments, otherwise a Kokkos team, its local memory the team's
-// scratch.
-// Reduction arguments: the same policies in a Kokkos parallel_reduce (the direct CUDA range
-// launch does not reduce), every GPU thread combining into its own partials; the final
-// hook stores the results in the variables on the device. Kokkos writes its copy of the
-// value into a device buffer nobody reads (device_reduction_sink), so the launch needs no
-// fence: it stays asynchronous.
+// The team backend: launches through Kokkos policies, the fallback every Kokkos device
+// backend gets (HIP, and any space kapi has no launcher of its own for; CUDA's own
+// launches, cuda/detail/launcher.hpp, fall back to it). A range kernel is a Kokkos
+// RangePolicy or MDRangePolicy; a work-group is a Kokkos team, one thread per work-item,
+// its local memory the team's scratch.
+// Reduction arguments: the same policies in a Kokkos parallel_reduce, every GPU thread
+// combining into its own partials; the final hook stores the results in the variables on
+// the device. Kokkos writes its copy of the value into a device buffer nobody reads
+// (device_reduction_sink), so the launch needs no fence: it stays asynchronous.
 #include <algorithm>
 #include <cstdint>
 #include <memory>
@@ -20,11 +19,8 @@
 #include <kapi/detail/launch_plan.hpp>
 #include <kapi/detail/launch_status.hpp>
 #include <kapi/detail/reductions.hpp>
-#include <kapi/device/detail/collectives.hpp>
-#include <kapi/device/detail/cuda_group_launch.hpp>
-#include <kapi/device/detail/cuda_range_launch.hpp>
 #include <kapi/device_limits.hpp>
-#include <kapi/space_traits.hpp>
+#include <kapi/team/detail/collectives.hpp>
 
 namespace kapi::detail {
 
@@ -63,7 +59,7 @@ KAPI_FUNCTION void with_group_scratch(const Body& body, const Member& team, cons
 template <class Body, class Member, class Call>
 KAPI_FUNCTION void for_each_team_group(const Body& body, const Member& team, std::size_t groups, const Call& call) {
   with_group_scratch(body, team, [&](char* scratch) {
-    // 32-bit counting, as cuda_group_launch.hpp's loop (why there).
+    // 32-bit counting, as cuda/detail/group_launch.hpp's loop (why there).
     const unsigned me = team.team_rank(), stride = team.league_size(), count = static_cast<unsigned>(groups);
     for (unsigned group = team.league_rank(); group < count; group += stride) {
       call(group, me, scratch);
@@ -107,10 +103,10 @@ struct DeviceGroupReduceFunctor {
 
 /// Teams for a work-group launch: about device_groups_per_team groups each, between
 /// device_min_group_waves and device_max_group_waves times the teams the device holds at
-/// once (never more teams than groups). Measured on an H100 with init3d's nd-range kernel
-/// (a store per work-item, 256-item groups): at N = 1000 (4 M groups) 8 waves gave 79% of
-/// cudaMemset, 32 waves 84%, 128 waves 89%; at N = 400 (260 K groups) 8 waves 84%, 32
-/// waves 73%, 128 waves 47%: a team that runs only a few groups costs more than it gives.
+/// once (never more teams than groups). Many groups want many waves (the last wave's
+/// stragglers matter less), but a team that runs only a few groups costs more than it
+/// gives: a team's start is paid once for all its groups. The bounds were chosen by
+/// measurement (init3d's nd-range kernel; the figures are in results/ and docs/).
 inline constexpr std::size_t device_groups_per_team = 32, device_min_group_waves = 8, device_max_group_waves = 128;
 
 inline std::size_t device_teams(std::size_t groups, std::size_t group_size, std::size_t concurrency) {
@@ -180,7 +176,7 @@ Kokkos::View<Value, MemorySpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> device
 }
 
 template <class ExecSpace>
-struct Launcher<ExecSpace, false> {
+struct TeamLauncher {
   template <class Kernel, int N, class... Args>
   static std::shared_ptr<LaunchStatus> run(const ExecSpace& space, const RangePlan<Kernel, N, Args...>& plan) {
     const auto& range = plan.body.range;
@@ -196,13 +192,7 @@ struct Launcher<ExecSpace, false> {
         Kokkos::parallel_reduce(plan.label, md_range_policy(space, range), Functor{plan.body}, sink);
       }
     } else {
-#if KAPI_HAS_CUDA_RANGE_LAUNCH
-      if constexpr (space_traits<ExecSpace>::is_cuda) {
-        const ToolsParallelFor region(plan.label, space);
-        cuda_launch_range(space, plan.body, range.extent);
-      } else
-#endif
-          if constexpr (N == 1) {
+      if constexpr (N == 1) {
         Kokkos::parallel_for(plan.label,
                              Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(
                                  space, 0, static_cast<std::int64_t>(range.extent[0])),
@@ -235,16 +225,12 @@ struct Launcher<ExecSpace, false> {
         Bounds::max_work_items == 0, Kokkos::TeamPolicy<ExecSpace>,
         Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<Bounds::max_work_items, Bounds::min_groups_per_unit>>>;
     const std::size_t teams = device_teams(plan.groups, plan.group_size, static_cast<std::size_t>(space.concurrency()));
-#if KAPI_HAS_CUDA_GROUP_LAUNCH
-    if constexpr (space_traits<ExecSpace>::is_cuda && !Plan::reduces)
-      if (cuda_launch_groups(space, plan, teams)) return nullptr;
-#endif
     using Functor = std::conditional_t<Plan::reduces, DeviceGroupReduceFunctor<ExecSpace, decltype(plan.body)>,
                                        DeviceGroupFunctor<ExecSpace, decltype(plan.body), Phased>>;
     using Tag = std::conditional_t<Plan::reduces, Kokkos::ParallelReduceTag, Kokkos::ParallelForTag>;
     Functor functor{plan.body, plan.groups};
     // A kernel that reduces or scans over a group also holds device_collective_bytes of
-    // static shared memory (device/detail/collectives.hpp): count them against the fast level.
+    // static shared memory (team/detail/collectives.hpp): count them against the fast level.
     const std::size_t local_bytes = plan.body.layout.total;
     functor.body.scratch_level = local_bytes + device_collective_bytes <= fast_local_memory_bytes<ExecSpace>() ? 0 : 1;
     // Room to align the group's memory to scratch_alignment (Kokkos' team scratch may

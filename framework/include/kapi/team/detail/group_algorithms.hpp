@@ -1,14 +1,16 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
-// The group algorithms (group_algorithms.hpp) and phases (phased.hpp) on device backends,
-// where a work-group is a Kokkos team with one thread per work-item: flat collectives are
-// team collectives (collectives.hpp), joint algorithms share the pass across the group,
+// The group algorithms (group_algorithms.hpp) and phases (phased.hpp) in the team
+// backend's device code, where a work-group is a block with one thread per work-item (a
+// Kokkos team, or kapi's own CUDA launch): flat collectives are the block collectives of
+// collectives.hpp, joint algorithms share the pass across the group,
 // a phase is each thread running its own work-item, then a team barrier.
 #include <cstddef>
 #include <cstdio>
 
 #include <kapi/detail/group_handle.hpp>
 #include <kapi/detail/sequential_scan.hpp>
-#include <kapi/device/detail/collectives.hpp>
+#include <kapi/team/detail/collectives.hpp>
 #include <kapi/functional.hpp>
 #include <kapi/work_group.hpp>
 

@@ -1,5 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
-// What kapi's own CUDA launches (cuda_range_launch.hpp, cuda_group_launch.hpp) share:
+// What kapi's own CUDA launches (range_launch.hpp, group_launch.hpp) share:
 // the launch check and the lock arrays' copy.
 #include <kapi/config.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Range kernels on CUDA, launched directly on the execution space's stream.
 // Kokkos 3.4's RangePolicy and MDRangePolicy launches reach a fraction of HBM bandwidth
@@ -7,9 +8,8 @@
 // cuda_range_min_waves and cuda_range_max_waves times the blocks the device runs at once:
 // a block per few work-items would spend more time being scheduled than storing (a
 // work-item of a streaming kernel moves a few bytes), and a few long-lived blocks per SM
-// leave SMs idle while the last ones finish. init3d on an H100, % of cudaMemset: at
-// N = 1000, 79% with 8 waves (500 rows per thread), 84% with 32, 93% with 128 (30 rows);
-// at N = 200, one row per thread was 7-11% slower than four.
+// leave SMs idle while the last ones finish; a few work-items per thread beat one (the
+// bounds were chosen by measuring init3d against cudaMemset: figures in results/ and docs/).
 //
 // KAPI_CUDA_RANGE_LAUNCH (default 1) chooses it; -DKAPI_CUDA_RANGE_LAUNCH=0 launches range
 // kernels through Kokkos's policies instead. It stays on for every Kokkos version until a
@@ -26,7 +26,7 @@
 #include <algorithm>
 #include <cstdint>
 
-#include <kapi/device/detail/cuda_launch_support.hpp>
+#include <kapi/cuda/detail/launch_support.hpp>
 #include <kapi/integer_math.hpp>
 
 namespace kapi::detail {

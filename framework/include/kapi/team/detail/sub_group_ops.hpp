@@ -1,11 +1,12 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
-// The sub-group algorithms (sub_group_algorithms.hpp) on device backends, where a
-// sub-group is one warp (device/detail/warp.hpp): shuffles and votes are warp intrinsics
-// over the sub-group's existing lanes, reductions and scans shuffle trees.
+// The sub-group algorithms (sub_group_algorithms.hpp) in the team backend's device code,
+// where a sub-group is one warp (warp.hpp): shuffles and votes are the device backend's
+// warp primitives over the sub-group's existing lanes, reductions and scans shuffle trees.
 #include <cstddef>
 
 #include <kapi/detail/sequential_scan.hpp>
-#include <kapi/device/detail/warp.hpp>
+#include <kapi/team/detail/warp.hpp>
 #include <kapi/sub_group.hpp>
 
 #if KAPI_COMPILING_DEVICE_CODE
