@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // bench_barrier: what a work-group barrier costs per work-item, the host engine's figure
 // (the host engine runs one context switch per work-item per barrier) and a device's.
 //   anchor  loop          the same kernel without barriers: every round a plain loop step

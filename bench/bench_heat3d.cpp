@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // bench_heat3d: one Jacobi step of the 7-point heat stencil over an N×N×N fp64 interior
 // (a boundary layer around it), on the default execution space.
 //   anchor  kokkos-mdrange   the raw-Kokkos twin: Kokkos::MDRangePolicy<Rank<3>> over the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // bench_init3d: a(i, j, k) = c·i·j·k over an N×N×N fp64 LayoutRight array, on the
 // default execution space, under every loop-nest policy of init3d::policy_table.
 //   anchor      host: openmp-fill   a plain OpenMP parallel for (static schedule, simd)

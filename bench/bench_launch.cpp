@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // bench_launch: what one launch of a trivial kernel costs the caller, from the call to
 // the kernel's completion (host wall clock around the call and a fence, on every space:
 // the latency a caller waits, not the GPU's busy time).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // bench_matmul: C = A·B, square n×n, fp32, row-major, on the default execution space.
 //   anchor      kokkos-kernels      KokkosBlas::gemm with Kokkos Kernels' vendor BLAS: OpenBLAS
 //                                   sgemm on host (as many threads as Kokkos), cublasSgemm on

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // bench_reduce: s = x[0] + … + x[n-1], fp32, on the default execution space.
 //   anchor      host: openmp-simd   '#pragma omp parallel for simd reduction(+:s)' with as
 //                                   many threads as the Kokkos space (OpenMP builds);

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Compiles through ccache when it is installed (setup installs it): a fresh clone, the
 # scaffold test's copy of the tree and every configuration recompile only what changed.
 # CCACHE_BASEDIR keeps the cache independent of where the tree is checked out.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Refuses a Kokkos whose default-constructed View the compiler breaks, before anything is
 # built (included after find_package(Kokkos); safe to include more than once).
 #

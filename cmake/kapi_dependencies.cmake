@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Finds what kapi::kapi needs in the build tree (the installed package does the same with
 # find_dependency: framework/kapiConfig.cmake.in).
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # kapi_add_mpi_test(<name> <ranks> <command> <args>...): a ctest entry running the command
 # on <ranks> ranks under mpiexec (the MPI layer's tests, the distributed apps). On a
 # machine with fewer cores than ranks (CI: 2) OpenMPI needs --oversubscribe, and as root
@@ -23,6 +24,26 @@ function(kapi_add_mpi_test name ranks)
   endif()
   add_test(NAME ${name} COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${ranks} ${kapi_mpiexec_flags}
                                 ${MPIEXEC_PREFLAGS} ${ARGN} ${MPIEXEC_POSTFLAGS})
+  set_tests_properties(${name} PROPERTIES ENVIRONMENT "${kapi_mpi_test_environment}" TIMEOUT 300 PROCESSORS ${ranks}
+                                          LABELS mpi)
+endfunction()
+
+# kapi_add_mpi_rejects(<name> <ranks> <status> <regex> <args>...): like kapi_add_mpi_test, and
+# the run must end with exit status <status> and print a message matching <regex>.
+set(kapi_expect_exit_script ${CMAKE_CURRENT_LIST_DIR}/kapi_expect_exit.cmake)
+function(kapi_add_mpi_rejects name ranks status regex)
+  if(NOT KAPI_ENABLE_TESTS)
+    return()
+  endif()
+  set(defs)
+  set(i 0)
+  foreach(arg IN ITEMS ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${ranks} ${kapi_mpiexec_flags}
+                       ${MPIEXEC_PREFLAGS} ${ARGN} ${MPIEXEC_POSTFLAGS})
+    list(APPEND defs "-DARG${i}=${arg}")
+    math(EXPR i "${i} + 1")
+  endforeach()
+  add_test(NAME ${name} COMMAND ${CMAKE_COMMAND} -DNARGS=${i} ${defs} -DSTATUS=${status} "-DEXPECT=${regex}"
+                                -P ${kapi_expect_exit_script})
   set_tests_properties(${name} PROPERTIES ENVIRONMENT "${kapi_mpi_test_environment}" TIMEOUT 300 PROCESSORS ${ranks}
                                           LABELS mpi)
 endfunction()

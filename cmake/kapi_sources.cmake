@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # kapi_kokkos_sources(<target> [<source>...]): marks a target's sources (all of them, or
 # the ones named) for Kokkos' compiler. Kokkos >= 3.6 built with CUDA as a CMake language
 # compiles every source that includes Kokkos as CUDA; Kokkos 3.4 (nvcc_wrapper as the C++

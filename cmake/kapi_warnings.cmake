@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # kapi_warnings: an INTERFACE target with the warning flags of the project's own targets
 # (tests, apps, benchmarks, the guide's example); they link it PRIVATE. Internal: neither
 # kapi::kapi nor the installed package carries it, so users keep their own warning flags.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Kokkos build options for the 'cuda-hopper' configuration: NVIDIA H100/H200 (sm_90).
 # Kokkos_ARCH_HOPPER90 comes from the project's compatibility patch for Kokkos 3.4.01.
 set(Kokkos_ENABLE_SERIAL ON CACHE BOOL "")

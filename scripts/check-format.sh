@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The C++ sources are formatted as .clang-format says (ctest: format_check, so every
 # `./kapi test` and CI run it). clang-format versions format differently: the check runs
 # with the major version the tree was formatted with (14, Debian 12's) and is skipped with

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Rules on the source tree that no compiler checks (ctest: tree_check, so every
 # `./kapi test` and CI run it).
 #

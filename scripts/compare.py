@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Compare two benchmark runs: per-benchmark ratios, changes beyond the noise flagged.
 
     scripts/compare.py A B [--metric rate|pct_of_anchor|pct_of_raw_kokkos]

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Reading the benchmark harness' Google Benchmark JSON (bench/common/harness.hpp).
 
 Shared by scripts/report.py and scripts/compare.py; standard library only.

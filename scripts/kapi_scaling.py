@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Scaling tables and plots of the distributed apps (kapi-mpi under mpirun), from the
 scaling.jsonl that scripts/run-scaling.sh writes into a results folder: per app, kind
 (strong: a fixed global size; weak: a fixed size per rank), element type and variant, the

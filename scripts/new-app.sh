@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Starts a new app from templates/app: a working kernel with its program, tests and benchmark.
 #
 #   scripts/new-app.sh <name> [--root DIR]        (or: ./kapi new <name>)
@@ -24,7 +25,7 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 templates=$here/templates/app
 
-usage() { sed -n '2,/^[^#]/p' "${BASH_SOURCE[0]}" | sed '$d' | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '3,/^[^#]/p' "${BASH_SOURCE[0]}" | sed '$d' | sed 's/^# \{0,1\}//'; }
 refuse() {
   echo "new-app: $*" >&2
   exit 2

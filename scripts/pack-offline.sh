@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Packs what `./kapi` downloads into one folder, for a machine without network (an
 # air-gapped cluster node, a lent GPU machine): the Kokkos 3.4.01 / Kokkos Kernels 3.4.01
 # sources and the Debian packages the build needs, OpenMPI's with the libraries it loads

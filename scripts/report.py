@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Markdown report and plots of one benchmark suite run.
 
     scripts/report.py RESULTS_DIR [--print] [--no-plots]

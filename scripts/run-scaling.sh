@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The distributed benchmarks: kapi-mpi's apps under mpirun over a list of rank counts,
 # strong scaling (a fixed global size) and weak scaling (a fixed size per rank), into one
 # results folder; scripts/report.py turns them into the report's scaling tables and plots
@@ -34,7 +35,7 @@
 # (and verified when asked), 1 a run failed, 2 usage.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '3,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; }
 die() { echo "run-scaling: $*" >&2; exit 2; }
 [ $# -ge 1 ] && { [ "$1" = --help ] || [ "$1" = -h ]; } && { usage; exit 0; }
 [ $# -ge 2 ] || die "needs a build folder and a results folder (see --help)"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Runs the benchmark suite of one built configuration and writes its report.
 #
 #   scripts/run-suite.sh [config] [--full] [--apps "matmul reduce init3d"] [--out DIR]
@@ -56,7 +57,7 @@ while [ $# -gt 0 ]; do
     --type | --repeat | --verify | --mpirun | --reduce-n | --matmul-n | --matmul-panel | --heat3d-n | --heat3d-block | --heat3d-steps)
       [ $# -ge 2 ] || bad_args "$1 needs a value"; scaling+=("$1" "$2"); shift ;;
     --) shift; extra=("$@"); break ;;
-    -h | --help) sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '3,34p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) bad_args "unknown flag '$1'" ;;
     *) bad_args "unexpected argument '$1' (the configuration comes first)" ;;
   esac

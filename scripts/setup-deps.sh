@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Installs what a configuration needs and prints nothing but progress; idempotent.
 #   scripts/setup-deps.sh <config>
 # Debian packages: GoogleTest, Google Benchmark, OpenBLAS, Boost.Context, matplotlib, ccache,

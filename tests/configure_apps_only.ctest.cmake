@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # CTest case: the project configures with its tests and benchmarks switched off (a user
 # who builds the apps only). With MPI on it once failed there: apps/mpi set properties of
 # tests it had not added.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # CTest case: the driver and its scripts against hostile input (tests/driver_checks.sh):
 # a missing or broken KAPI_OFFLINE pack, helper files taken for configurations, flags a
 # command does not take, missing or corrupt results for report and compare, app names the

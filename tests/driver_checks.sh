@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The driver and its scripts against hostile input (issue 16): each bad call must end with
 # one clear line naming the problem, a non-zero exit status (2 for bad input), and nothing
 # half-written left behind.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The execution spaces this build tests, as a GoogleTest type list: every typed test
 // runs once per space.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // ExpectedLayout<Layout>: where each kapi::tile_layout puts element (r, c) of a tile and how
 // much memory it spans, written out here from the layouts' descriptions (not from their

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # CTest case: the C++ sources are formatted as .clang-format says (scripts/check-format.sh,
 # clang-format 14: Debian 12's, which the setup installs). Skipped when clang-format is
 # missing or of another major version (they format differently). A failure names each

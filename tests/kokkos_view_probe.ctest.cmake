@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # CTest case: cmake/kapi_check_kokkos_view.cmake against stand-ins for a Kokkos
 # (tests/kokkos_view_probe_check.cmake says which). The check applies to GCC 12 only.
 if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND CMAKE_CXX_COMPILER_VERSION VERSION_GREATER_EQUAL 12

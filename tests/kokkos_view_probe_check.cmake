@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Checks cmake/kapi_check_kokkos_view.cmake (run with cmake -P; -DKAPI_SOURCE_DIR, -DWORK,
 # -DCXX, -DGENERATOR): it refuses a Kokkos whose View the check program finds broken, and
 # lets the build go on where the check does not apply (Kokkos <= 4.6.1, the legacy View) or

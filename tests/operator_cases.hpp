@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The kapi operators as test cases: an enum of them, the kapi functor for each, and
 // independent host references (plain C++ operators, std::numeric_limits identities), for

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # CTest case: install this build's kapi into a scratch prefix, then configure, build and
 # run examples/outside-project against it with find_package(kapi), as a user would.
 add_test(NAME outside_project_find_package

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Script mode: cmake -DBUILD_DIR=… -DSOURCE_DIR=… -DWORK_DIR=… -DKokkos_ROOT=… -DCXX=… -P this
 function(run)
   execute_process(COMMAND ${ARGV} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)

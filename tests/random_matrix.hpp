@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // random_matrix: a rows×cols LayoutRight View on Space's memory filled with values in
 // [-1, 1) from a fixed seed (fractional, so a changed order of sums shows), for the tests

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # CTest case: `./kapi new` makes an app that builds and passes at once. In a copy of the
 # source tree it scaffolds demo_app, builds only that app's targets against this build's
 # Kokkos and compiler, runs its tests, program and benchmark, and checks the refusals

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Script mode: cmake -DSOURCE_DIR=… -DWORK_DIR=… -DKokkos_ROOT=… -DCXX=… -DGENERATOR=…
 #                    -DBUILD_TYPE=… -DWITH_BENCHMARKS=ON|OFF -DCTEST=… -P this
 # Checks that `./kapi new demo_app` gives an app that builds and passes straight away, and

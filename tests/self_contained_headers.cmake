@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # kapi_self_contained_headers: every public header of the framework compiles alone. Each
 # header under framework/include/kapi that is not in a detail/ folder gets a translation
 # unit of its own that includes it, twice (the second include must add nothing: include
@@ -7,9 +8,10 @@
 #
 # Part of every test build (KAPI_CHECK_HEADERS, ON by default). OFF by default in sanitizer
 # builds, which would compile the same thing again, and in device compile checks
-# (KAPI_COMPILE_CHECK): there each unit costs nvcc or hipcc 5-10 s of front end and device
-# passes (about 7 of the CUDA stage's CPU-minutes for 47 headers), while the host builds
-# check the same includes, and the tests' units compile every header's device code.
+# (KAPI_COMPILE_CHECK), where each unit costs nvcc or hipcc a front end and device passes
+# while the host builds check the same includes and the tests' units compile every
+# header's device code. The threads preset turns it off too: the openmp configuration
+# compiles the same headers with the same compiler.
 if(KAPI_SANITIZE OR KAPI_COMPILE_CHECK)
   set(kapi_check_headers_default OFF)
 else()

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The apps' command-line helpers (kapi_apps/args.hpp): counts are decimal digits or 2^p
 // and nothing else, bounded counts and reals reject what their type cannot hold, and
 // size products are checked for overflow and against the memory limit. The programs'

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The heat3d app: every variant's steps against the host reference on awkward grids
 // (extents that are not multiples of the work-group shape, a single point, flat grids),
 // the nd-range kernel and its phased twin bit for bit alike, and bad grids refused.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The init3d app: every policy writes c*i*j*k everywhere, bit for bit as the C-style
 // triple loop does, on awkward grids.
 #include <init3d/init3d.hpp>

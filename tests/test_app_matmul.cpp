@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The matmul app: every variant, float and double, on small and awkward shapes (1, primes,
 // sizes that are not multiples of any tile, empty and k = 0), against the double-precision
 // host reference with its K-derived tolerance.

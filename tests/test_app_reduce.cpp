@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The reduce app: every variant, for int32, int64, float and double, at n = 0, 1, small
 // primes, sizes around the group shapes, and a large fp32 sum (2^24 + 3 elements) where a
 // single float accumulator stalls; integers exactly, floating point within the variant's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // call_kernel_async: launches on explicit execution-space instances, waited on through
 // the returned KernelEvent.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // AtomicRef without repeating the type: class template argument deduction from a View
 // element, from numba-dpex's (array, index...) form on a View or a LocalAccessor (the
 // latter giving AddressSpace::local), next to the explicit forms, in kernels on every

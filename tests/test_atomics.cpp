@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // AtomicRef and atomic_fence: every operation on every value type under contention
 // (many work-items, few addresses), from range kernels, barrier-free work-groups and
 // work-groups with barriers (host contexts on host backends), on global and local

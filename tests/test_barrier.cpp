@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Barrier semantics: results that are wrong unless every work-item of the group waits
 // at every barrier, for group sizes far above the host backends' Kokkos team limits.
 #include <kapi/kapi.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Group algorithms: every operator on every value type, for work-groups of 1, 7, 32, 64,
 // 256 and 1024 work-items (as far as the space allows), against independent host
 // references (plain loops, std::numeric_limits identities).

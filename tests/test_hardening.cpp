@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What a hostile user tries on the host engine and the launch checks: stack overflows,
 // size overflows, nested launches, exceptions, concurrent launches, bad settings, failed
 // launches nobody waited on. Each case failed (or corrupted memory, or crashed without a

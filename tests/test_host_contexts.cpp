@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Work-items that run as host contexts (host backends, groups with barriers): what must
 // keep working there, in particular under AddressSanitizer, which has to follow every
 // switch between the thread's stack and a context's (detail/sanitizer.hpp): exceptions

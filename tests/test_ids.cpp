@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Every id query of Item, NdItem and Group against a brute-force reference, for 1-, 2-
 // and 3-d ranges of non-square, non-power-of-two shapes.
 #include <cstdint>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // joint_matrix on every space: the reduced-precision conversions against roundings
 // written here with frexp/ldexp; fill, load (row/col major, padded strides, global and
 // local memory, checked at edges) and store round trips through products by identity

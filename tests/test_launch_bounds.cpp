@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // kapi/launch_bounds.hpp: the launch checks a kernel's LaunchBounds bring (groups up to
 // the bound run, larger ones are refused before anything runs) and kernels without bounds
 // unaffected, on every execution space.

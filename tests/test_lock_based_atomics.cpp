@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Kokkos atomics that take a lock (16-byte Kokkos::complex<double>) inside kapi range
 // kernels. On CUDA the lock arrays' device address is copied into each translation unit's
 // device image before a launch; kapi's own range launch must do it as Kokkos' launches do.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The loop-nest policies: every policy visits every point of awkward index spaces exactly
 // once with the right (i, j, k); names parse and print; a user-defined policy plugs in.
 #include <kapi/loop_nest.hpp>

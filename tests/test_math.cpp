@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // kapi's math built-ins (kapi/math.hpp) computed by kernels on every execution space,
 // against long double references from the host's <cmath> (glibc's long double functions:
 // 11 more bits than double), within the ULP bounds the README states per function; then

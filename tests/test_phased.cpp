@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The phased work-group form: ids, values across phases, local memory, the
 // *_over_work_items collectives, launch checks, and the same kernels written flat and
 // phased giving identical results (the seed matmul and a tree reduction).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Device-wide reductions (kapi/device_reduce.hpp) and their work-item chunks
 // (kapi/chunk_reduce.hpp): sum, minimum and maximum over int32, int64, float and double,
 // both algorithms, n = 0, 1, around the group size, non-multiples and 2^20 + 3, a view

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reduction variables (kapi::reduction, SYCL 2020's sycl::reduction) on every execution
 // space: every kapi operator on its value types, from range kernels of 1 and 3 dimensions
 // and nd-range kernels with and without barriers (host contexts on host backends), the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // kapi/register_block.hpp: a small GEMM, C = A·B, by an nd-range kernel with every
 // fragment kind (Strided, Contiguous, Runs, mixed), against a double-precision product
 // computed here on the host; and a RegisterBlock's outer products on the host.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The seed programs as tests, each against an independent host reference.
 #include <matmul/sliding_window.hpp>
 

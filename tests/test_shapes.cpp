@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Shapes in every natural spelling: Range, NdRange, LocalAccessor and PrivateArray
 // written as numba-dpex and SYCL code writes them ((s, s), ({s, s}), {s, s}, Range<2>{s, s},
 // CTAD, std::array, C-array types), with any mix of integer types. Each spelling below

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Sub-groups: every SubGroup query, group_barrier(sub_group), the shuffles and the
 // sub-group collectives, for 1-, 2- and 3-d work-groups of 1, 7, 32, 33, 48, 100, 256 and
 // 1024 work-items (partial last sub-groups on device backends), against references

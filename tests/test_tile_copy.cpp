@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // kapi/tile_copy.hpp: tiles copied into local memory and back out by a small nd-range
 // kernel, for every layout (row-major, padded, transposed, panels), copy mode and kind of
 // source View, checked against values computed here on the host, element by element

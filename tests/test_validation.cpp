@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Every launch error: the exception, and the values its message names. Nothing may run.
 #include <kapi/kapi.hpp>
 

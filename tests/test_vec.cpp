@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // kapi/vec.hpp: Vec's shape, widths and alignment rule, loads and stores on the host, and
 // a round trip through a range kernel on every execution space.
 #include <gmock/gmock.h>

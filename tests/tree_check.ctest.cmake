@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # CTest case: the rules on the source tree that no compiler checks (scripts/check-tree.sh):
 # kapi's internals (the detail namespace, detail/ headers) named nowhere outside
 # framework/ and tests/, and no CMake code that needs a newer CMake than the minimum

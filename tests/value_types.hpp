@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Helpers for tests that run over several value types and work-group sizes.
 #include <kapi/kapi.hpp>

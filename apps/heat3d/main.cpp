@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // kapi-heat3d: Jacobi steps of the 7-point heat stencil by every variant, each checked
 // against the host reference and timed.
 #include <climits>

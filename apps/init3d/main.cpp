@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // kapi-init3d: a(i, j, k) = c*i*j*k under every loop-nest policy, each checked against
 // the C-style triple loop and timed.
 #include <climits>

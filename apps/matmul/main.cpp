@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // kapi-matmul: C = A·B with every matmul variant, each checked against a double-precision
 // host reference (tolerance from K) and timed.
 #include <algorithm>

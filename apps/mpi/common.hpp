@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // What the distributed apps of kapi-mpi share: the run's context (world communicator,
 // execution space, options), deterministic data, timing across ranks, the summary line.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // kapi-mpi heat3d: the heat3d app (apps/heat3d) on a 3-d Cartesian decomposition. Each
 // rank holds its block with a one-point ghost layer; every step exchanges the six face
 // halos with the neighbours (kapi::mpi::HaloExchange: packed on the device, staged

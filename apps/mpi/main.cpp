@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // kapi-mpi: the distributed apps, one rank per GPU (or per host process), run under mpirun.
 //   mpirun -np 4 kapi-mpi reduce --n 2^28
 //   mpirun -np 4 kapi-mpi matmul --n 4096

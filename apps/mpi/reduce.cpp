@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // kapi-mpi reduce: the sum of an array spread over the ranks, with a result that does not
 // depend on the rank count or on timing.
 //

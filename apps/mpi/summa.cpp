@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // kapi-mpi matmul: C = A·B by SUMMA (van de Geijn and Watts) on a 2-d process grid.
 //
 // Rank (r, c) of a PR×PC grid owns block (r, c) of A (m×k), B (k×n) and C (m×n): rows

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // kapi-reduce: sums an array with every reduction variant, checks each against an
 // independent host reference with the variant's error bound, and times it.
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // An app's variant table (kapi_apps/variant_table.hpp) as the benchmarks read it.
 #include <kapi_apps/variant_table.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // How a benchmark binary was built, for its result file's context: read from the macros
 // and the compiler settings of the binary's own compilation (bench/CMakeLists.txt

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Small helpers for the result checks and the data of the benchmarks.
 #include <Kokkos_Core.hpp>

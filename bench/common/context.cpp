@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What a reader of a result file needs to know about the run (context.hpp).
 #include "context.hpp"
 

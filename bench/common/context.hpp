@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // What a reader of a result file needs to know about the run: recorded with
 // benchmark::AddCustomContext, so it lands in the JSON's "context" object (context.cpp).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The benchmark harness (harness.hpp): options, the cases' runs and their reference
 // times, the progress reporter and the binaries' main.
 #include "harness.hpp"

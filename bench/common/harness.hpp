@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The benchmark harness shared by the bench_<app> binaries (the library
 // kapi_bench_harness: harness.cpp, context.cpp).

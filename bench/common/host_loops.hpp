@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // How the host anchors run their plain loops. On Kokkos' OpenMP backend: an OpenMP
 // parallel loop with as many threads as the space. On the other host backends (Serial,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The raw-Kokkos twin of the sliding-window matmul (apps/matmul/.../sliding_window.hpp):
 // the same algorithm written directly on Kokkos, without the kapi layer, so the

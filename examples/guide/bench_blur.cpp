@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // guide-bench-blur: the guide's box blur (radius 4, fp32) over n elements on the default
 // execution space, every kapi form against a raw-Kokkos anchor.
 //   anchor  raw-kokkos-range   the blur written straight on Kokkos: parallel_for over a

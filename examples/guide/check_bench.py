@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Runs the guide's benchmark briefly and checks what it wrote, as docs/guide.md reads it.
 
     check_bench.py BENCH_BINARY OUT_DIR SCRIPTS_DIR

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Checks that docs/guide.md shows the worked example's real code.
 
     check_snippets.py GUIDE SOURCE... [--update]

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // guide-blur: the worked example of docs/guide.md. Runs every form of the box blur on
 // the default execution space, checks each against the host reference, and shows what a
 // rejected launch looks like. Exit status 0 only when every check passed.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The guide's box blur (docs/guide.md) on every execution space of the build: every form
 // against the host reference over awkward sizes, radii and work-group sizes, the loop
 // nest under every built-in policy and the example's own, and the rejected launches.

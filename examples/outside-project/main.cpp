@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // An outside project written against the installed kapi package (find_package(kapi)):
 // the README's sliding-window matmul, a register-blocked product built from the kernel
 // building blocks (TileCopy, RegisterBlock, LaunchBounds), a loop nest under a

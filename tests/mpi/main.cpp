@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // GoogleTest main of the MPI tests (kapi_mpi_tests): MPI and Kokkos started by
 // kapi::mpi::Environment, every rank running every test; only rank 0 prints the
 // progress, every rank prints its failures (prefixed with its rank), and the exit

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The MPI layer on whatever number of ranks mpirun starts (the suite runs 1 to 4):
 // communicators, the device pick, blocks and Cartesian grids, View transfers from every
 // execution space's memory (staged and direct), ordered reductions, halo exchange, and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What Kokkos Tools sees of kapi's launches: run with the recorder library loaded
 // (KOKKOS_PROFILE_LIBRARY, KAPI_TOOLS_RECORD: tests/tools/CMakeLists.txt), it launches
 // range, nd-range, phased, named, loop-nest and reduce kernels, and range and nd-range

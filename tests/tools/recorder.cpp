@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A minimal Kokkos Tools library (the kokkosp_* callback interface) for the tests: it
 // appends one line per parallel_for, parallel_reduce and deep copy to the file named by
 // KAPI_TOOLS_RECORD,

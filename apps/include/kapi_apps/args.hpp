@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Command-line arguments of the app programs: "--name value", "--name=value" and flags;
 // arguments starting with --kokkos- are left for Kokkos::initialize.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The frame every app program shares: --help, Kokkos initialisation, the choice of
 // execution space (--space), and exit statuses: 0 every check passed, 1 a verification

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The one-line machine-readable summary every app prints last:
 //   KAPI_SUMMARY {"app":"matmul", ..., "results":[{...}, ...], "pass":true}

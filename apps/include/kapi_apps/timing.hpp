@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Timing of one app variant: the execution space is fenced inside the timed region, so
 // asynchronous backends are timed to completion; the median of the repeats is reported.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // One table per app: every variant's name, a one-line summary, what it is to the
 // benchmarks, and how it runs. The app's variant list, its dispatch by name, its --help

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The tensor-core matmul on Hopper's warpgroup MMA (matmul/tensor_cores_sm90.hpp says what
 // and why). This translation unit alone is compiled for sm_90a as well as Kokkos' sm_90;
 // every kernel in it is launched only where runs_on() found the sm_90a code running.

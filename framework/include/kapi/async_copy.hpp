@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Asynchronous copies from global to local memory: a work-item starts copies, closes them
 // into a batch, and later waits until at most N of its batches are still in flight. A

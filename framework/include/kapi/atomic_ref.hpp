@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // AtomicRef<T, Order, Scope, Space>: atomic operations on one element of global memory
 // (a View element) or local memory (a LocalAccessor element), as SYCL 2020's atomic_ref

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // group_barrier: every work-item of the group waits until all have arrived; memory
 // written to local (and, with device scope, global) memory before it is visible after it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Compile-time switches shared by every kapi header.
 #include <Kokkos_Core.hpp>

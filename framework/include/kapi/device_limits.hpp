@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // What an execution space allows a launch: work-group size and local memory.
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Which Kokkos execution spaces this build enables, and which of them run on host threads.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The binary operators of the group algorithms (SYCL 2020's plus, multiplies, minimum,
 // maximum, bit_and, bit_or, bit_xor, logical_and, logical_or), each with its identity.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Group<N>: the work-group a work-item of an nd-range kernel belongs to.
 #include <cstddef>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // SYCL 2020 group algorithms for flat nd-range kernels. Each is a collective over the
 // calling work-group: every work-item of the group must call it, in converged control

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Integer helpers every layer needs: group counts, padded extents, tree depths.
 #include <type_traits>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Item<N> (a work-item of a range kernel) and NdItem<N> (of an nd-range kernel).
 #include <cstddef>

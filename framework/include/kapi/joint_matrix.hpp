@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // joint_matrix: a matrix tile held jointly by the work-items of a sub-group, multiplied on
 // the tensor cores where the backend has them; the semantics of SYCL's joint_matrix

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // kapi: the numba-dpex kernel_api / SYCL execution model on Kokkos. One include for all
 // of it: kernels and launches, work-groups, local and private memory, atomics, group

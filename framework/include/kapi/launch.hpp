@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // call_kernel: runs a range or nd-range kernel on a Kokkos execution space.
 //   kapi::call_kernel(kernel, kapi::Range<1>{n}, a, b, c);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // LaunchBounds: what a register-heavy nd-range kernel promises about its launches, so a
 // GPU compiler can budget registers (CUDA's __launch_bounds__, SYCL's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // LocalAccessor<T, N>: work-group shared local memory, declared on the host with its
 // shape and passed to an nd-range kernel as an argument. The launch places every

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Loop-nest execution policies (RAJA::kernel's idea on Kokkos): one body run over a
 // 3-d index space under a policy that says how the three loops become threads, blocks

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // SYCL 2020 memory-model enumerations, shared by barriers, fences and atomics.
 

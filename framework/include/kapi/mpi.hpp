@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // kapi's MPI layer (target kapi::mpi, built when KAPI_ENABLE_MPI is on): MPI and Kokkos
 // started together with one GPU per rank, communicators whose errors are exceptions,

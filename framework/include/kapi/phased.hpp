@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The phased (hierarchical) work-group form: the kernel is written once per work-group
 // and its work-item loops are phases, with a group barrier implied between them.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // PrivateArray<T, Size...>: fixed-size storage private to one work-item (registers or
 // the work-item's stack), with row-major multi-dimensional access. The shape is part of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Range<N> and NdRange<N>: the iteration spaces of range and nd-range kernels.
 // Every natural spelling of a shape works, with any mix of integer types:

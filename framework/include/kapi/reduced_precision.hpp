@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Reduced-precision element types for tensor-core matrix operations (kapi/joint_matrix.hpp),
 // the same bits on every backend, so one kernel gives the same inputs everywhere:

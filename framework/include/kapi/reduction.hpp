@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Reduction variables, SYCL 2020's sycl::reduction: a range or nd-range kernel combines
 // values into one or more variables, and the launch reduces them as it runs (no extra

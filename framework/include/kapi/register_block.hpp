@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // RegisterBlock: a TM×TN block of a product C = A·B that one work-item keeps in registers
 // and updates with outer products, reading TM elements of A and TN elements of B per step

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // SubGroup: the sub-group (SYCL 2020 sub_group) a work-item of an nd-range kernel belongs
 // to, from NdItem::get_sub_group(). A work-group is cut into sub-groups of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // SYCL 2020 group algorithms over a sub-group (sub_group.hpp): shuffles, broadcast,
 // reductions, scans and votes. Each is a collective over the calling work-item's

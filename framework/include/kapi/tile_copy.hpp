@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // TileCopy: a work-group copies a Rows×Cols block of a 2-d View into local memory, every
 // work-item its share, zeros where the block hangs over the View's edges.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // KAPI_UNROLL: asks the compiler to unroll the next loop fully (register-blocked
 // kernels need their fixed-size loops unrolled for the blocks to live in registers).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Vec<T, W>: W consecutive elements moved as one aligned unit (SYCL's vec, for loads and
 // stores). A GPU moves a 16-byte Vec with one instruction where it would otherwise issue

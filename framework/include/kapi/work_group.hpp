@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // WorkGroup<N>: what a phased kernel receives instead of an NdItem — one whole work-group,
 // whose work-items it visits in phases (phased.hpp).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Stand-in for Kokkos (tests/kokkos_view_probe): a default-constructed View that claims an
 // allocation, as GCC 12's miscompiled mdspan-based View does.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Stand-in for Kokkos (tests/kokkos_view_probe): a View as the probe expects it.
 namespace Kokkos {

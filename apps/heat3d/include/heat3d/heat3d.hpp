@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // heat3d: Jacobi steps of the heat equation with a 7-point stencil on a 3-d grid with a
 // fixed boundary layer — the classic MPI + Kokkos mini-app; kapi-mpi heat3d runs it on a

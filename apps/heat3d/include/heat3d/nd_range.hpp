@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The nd-range kernel: each work-group stages its block and a one-point halo around it
 // — (lx + 2)(ly + 2)(lz + 2) values — in local memory, waits at the barrier, and every

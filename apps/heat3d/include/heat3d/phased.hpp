@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The phased twin of the nd-range kernel (nd_range.hpp): the same tile, loaded in one
 // phase and read in the next, with the barrier between them implied. Same arguments,

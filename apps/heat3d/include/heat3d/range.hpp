@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The range kernel: one work-item per interior point, its six neighbours read from
 // global memory.

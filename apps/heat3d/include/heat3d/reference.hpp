@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The host reference of heat3d: the same steps as plain loops, and the data every run
 // starts from.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // heat3d's arithmetic, shared by every kernel and the host reference: one Jacobi step of
 // the heat equation with the 7-point stencil,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // init3d: the kernel of RAJA's kernelintro-execpols tutorial, a(i, j, k) = c * i * j * k
 // over an ni×nj×nk grid, run under any loop-nest policy of kapi/loop_nest.hpp.

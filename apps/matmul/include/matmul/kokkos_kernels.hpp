@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Anchor: KokkosBlas::gemm from Kokkos Kernels, C = 1·A·B + 0·C. With the BLAS TPL a
 // host execution space calls the vendor dgemm/sgemm (OpenBLAS here; Kokkos Kernels 3.4

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // matmul: C = A·B for row-major (LayoutRight) matrices, by several kernels written with
 // kapi and the Kokkos Kernels anchor. The interface the command-line program, the tests

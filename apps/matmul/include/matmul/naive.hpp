@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The naive matrix product: a range kernel over C's M×N elements, each work-item an
 // inner product along K, no local memory. The baseline the tiled kernels improve on.

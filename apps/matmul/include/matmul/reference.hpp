@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The independent check of a matrix product: a double-precision host reference, row by
 // row, with a tolerance derived from K. Every variant sums K products per element of C

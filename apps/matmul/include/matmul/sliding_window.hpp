@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The sliding-window matrix product C = A·B (the project's seed program) as a flat
 // nd-range kernel, the variants sliding-window-t2/t8/t16/t32: each

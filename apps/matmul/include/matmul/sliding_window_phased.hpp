@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The sliding-window matrix product C = A·B as a phased kernel (the variant phased-t16):
 // the computation of SlidingWindow (sliding_window.hpp) written per work-group. Each step

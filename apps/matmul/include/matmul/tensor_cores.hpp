@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The matrix product on tensor cores: a flat nd-range kernel built on kapi::joint_matrix
 // (kapi/joint_matrix.hpp), for fp32 matrices with reduced-precision inputs:

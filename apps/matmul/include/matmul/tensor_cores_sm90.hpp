@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The tensor-core matmul on Hopper's warpgroup MMA (wgmma, sm_90a): the device path of
 // tuned-tf32, tuned-bf16 and tuned-fp16 on an H100/H200 in a build for HOPPER90

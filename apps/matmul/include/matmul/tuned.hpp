@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The tuned matrix product: a flat nd-range kernel with register blocking, built from
 // the framework's tile copies (kapi/tile_copy.hpp) and register blocks

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Anchor: KokkosBlas::sum from Kokkos Kernels (a Kokkos reduction, no vendor TPL for a
 // plain sum), run on the given execution space: the view is re-typed with the space as

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Anchor: the sum as a Kokkos user writes it, Kokkos::parallel_reduce over a
 // RangePolicy, accumulating in T. Error: Kokkos gives each thread a run of elements

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The seed's multi-pass pairwise reduction, generalised: pass after pass, element
 // i + ceil(m/2) is added into element i, halving the live length m until one

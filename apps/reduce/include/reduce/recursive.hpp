@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The seed's recursive work-group reduction, generalised (kapi::reduce with
 // ReduceAlgorithm::recursive): every work-group reduces its part of the array in local

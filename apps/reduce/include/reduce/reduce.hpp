@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // reduce: sums of a 1-d array, by several algorithms written with kapi, and the
 // Kokkos anchors. The interface the command-line program, the tests and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // reduction-variable: the sum as a SYCL 2020 program writes it, one range kernel whose
 // work-items add their element into a reduction variable:

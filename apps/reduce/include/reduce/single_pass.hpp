@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Single-pass reduction (kapi::reduce with ReduceAlgorithm::single_pass): one nd-range
 // launch. Every work-group sums its part with kapi::reduce_over_group and its leader

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // reduce::Workspace: the device memory the variants work in, allocated once per array
 // size so that a timed call allocates nothing:

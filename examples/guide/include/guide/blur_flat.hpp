@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The box blur in the flat form: a range kernel (every read from global memory) and an
 // nd-range kernel (the work-group's inputs staged once in local memory), and their launches.

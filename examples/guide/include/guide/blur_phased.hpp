@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The box blur in the phased form: BoxBlurNdRange (blur_flat.hpp) written once per
 // work-group, its two steps as phases with the group barrier implied between them.

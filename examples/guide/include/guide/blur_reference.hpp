@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The host reference the example checks every form against: the box blur written as
 // plainly as possible, sharing no code with the kernels, and the sample data.

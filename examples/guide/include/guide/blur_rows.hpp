@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The box blur over every row of a volume (out(i, j, :) = the blur of in(i, j, :), along
 // the contiguous k direction) as a loop nest, run under any loop-nest policy of

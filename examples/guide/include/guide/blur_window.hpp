@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The arithmetic of one box-blur output element, shared by every form of the kernel: the
 // forms differ only in where a work-item reads its window from (global or local memory).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Division by a divisor fixed at launch, as one multiply and one shift (Granlund and
 // Montgomery's method): device launches split linear group and work-item ids into N-d

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // What Group<N> (a work-item's view of its group) and WorkGroup<N> (a phased kernel's
 // whole group) share: the group's ids and extents, and the handle to the group's machinery.

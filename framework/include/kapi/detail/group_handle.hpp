@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // What a work-item holds to reach its work-group's shared machinery: in device code the
 // block it runs on (stateless: team() is defined by the team backend,

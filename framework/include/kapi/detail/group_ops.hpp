@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The one place the group algorithms and phases pick their backend: detail::group_ops is
 // host_group_ops (host/detail/group_algorithms.hpp) in host code and device_group_ops

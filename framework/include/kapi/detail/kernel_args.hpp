@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The kernel arguments a launch carries to every work-item, and the binding of
 // LocalAccessor arguments to the group's scratch memory.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // What every backend's launcher runs: the user's kernel with its arguments, called for one
 // work-item (a range kernel), one work-item of a group (nd-range) or one group (phased).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // What Kokkos Tools (kernel timers, space-time stack, the Nsight connector) see of a kapi
 // launch: its label. A launch named at the call keeps that name; otherwise the label is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The first step of every launch, the same on every backend: check the kernel, its index
 // space and its arguments (each failure a launch_error naming the values and the fix), and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The second step of a launch: run a plan (detail/launch_plan.hpp) on a backend, chosen
 // here by the execution-space type (space_traits.hpp). Each backend is its own folder:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Conversions between linear and N-d ids in SYCL order (last dimension fastest).
 #include <cstddef>

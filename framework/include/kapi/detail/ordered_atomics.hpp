@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Atomic operations under a runtime kapi::MemoryOrder, for AtomicRef and atomic_fence.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Reduction arguments (kapi/reduction.hpp) inside a launch: the value every host thread
 // or GPU thread accumulates (Partials: one slot per reduction argument), the Reducers a

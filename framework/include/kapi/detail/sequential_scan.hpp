@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The one sequential scan every host path runs (group scans, joint scans, phased scans):
 // a left fold in index order, so floating-point results equal the serial loop's.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // kapi::mpi::CartesianGrid<N>: the ranks of a communicator as an N-d process grid
 // (MPI_Cart_create), each rank's coordinates and neighbours, the communicators along

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // kapi::mpi::Communicator: an MPI communicator the layer owns (a duplicate, so the
 // library's traffic never meets the user's), with errors returned as exceptions instead

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // kapi::mpi::Environment: MPI and Kokkos started together, one GPU per rank. MPI starts
 // first (MPI_THREAD_FUNNELED: only the thread that started it calls MPI, while host

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The exception every failed MPI call of the layer throws: the rank, the call and MPI's
 // own message, instead of MPI's default of aborting the job without a word.

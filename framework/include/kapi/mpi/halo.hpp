@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // kapi::mpi::HaloExchange: the face halos of a 3-d block with one ghost layer on each
 // side, exchanged with the six neighbours of a CartesianGrid<3> (what a 7-point stencil

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Kokkos Views over MPI. A contiguous View of any memory space goes to MPI directly when
 // MPI can read it (host memory; device memory with a CUDA-aware library,

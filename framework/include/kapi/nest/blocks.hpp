@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The loop-nest policies written the way GPU code is: blocks of threads. On a device
 // backend a block is a Kokkos team (TeamPolicy, one team thread per block thread, k the

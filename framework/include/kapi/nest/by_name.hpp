@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Loop-nest policies chosen at run time by name ("tiles-32x8x1"), e.g. from a command line.
 #include <cstdio>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The loop-nest policies that map onto Kokkos' flat policies: one sequential nest,
 // a parallel outer loop (RangePolicy), and all three loops collapsed (MDRangePolicy).

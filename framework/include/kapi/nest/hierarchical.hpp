@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The loop-nest policy in Kokkos' own hierarchical form: TeamPolicy for the outer loop,
 // TeamThreadRange for the middle loop, ThreadVectorRange for the inner loop.

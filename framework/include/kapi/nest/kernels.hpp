@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The loop-nest policies that run the body as a kapi kernel: a Range<3> kernel (one
 // work-item per point) and an NdRange<3> kernel (work-groups tiling the points).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // What one work-item reduces of a 1-d array before its group combines the work-items'
 // results: the leaf of the device-wide reductions (device_reduce.hpp), usable in any

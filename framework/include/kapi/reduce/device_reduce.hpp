@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Device-wide reductions of a 1-d View, built from kapi nd-range kernels:
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Launch shapes of the device-wide reductions (device_reduce.hpp), per kind of backend,
 // and the options a caller may fix instead.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Group algorithms for work-groups that run as host contexts (host/detail/group.hpp).
 // Protocol of one collective: every work-item writes its value into its slot of the

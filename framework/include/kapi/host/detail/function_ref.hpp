@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // FunctionRef<Arg>: a reference to a callable f(Arg) with its type erased, a pointer to f
 // and to one function that calls it; f must outlive it. The host engine hands kernels

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The group algorithms (group_algorithms.hpp) and phases (phased.hpp) on host backends,
 // where one host thread runs the whole work-group: flat collectives go through the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Who may launch on a host backend, and when (the README's "Threading and error
 // contract"):

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The sub-group algorithms (sub_group_algorithms.hpp) on host backends, where every
 // work-item is a sub-group of its own (sub_group.hpp says why): a shuffle's only source

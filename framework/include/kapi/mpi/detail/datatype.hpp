@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The MPI datatype of a C++ element type: the predefined one for arithmetic types, else
 // the element's bytes (trivially copyable types only).

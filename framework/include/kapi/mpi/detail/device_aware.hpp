@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Whether the MPI library reads and writes device memory itself (CUDA-aware MPI), asked
 // of the library at run time where its mpi-ext.h offers MPIX_Query_cuda_support; a library

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // What every loop-nest policy shares: the index type the body receives, the extents of
 // the nest, and the checks and arithmetic the mappings use.

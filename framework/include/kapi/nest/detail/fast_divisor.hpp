@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The block and tile mappings split a block id and a thread id into (i, j, k) in every
 // GPU thread, with kapi's FastDivisor (detail/fast_divisor.hpp): no integer division.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Pieces of the work-item chunk reductions (chunk_reduce.hpp): element-wise combining,
 // pairwise folds (unrolled in device code, so no array is indexed at run time there), and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The kernels of the device-wide reductions (device_reduce.hpp) and how a launch's
 // work-items share the array, for each chunk layout of chunk_reduce.hpp.
