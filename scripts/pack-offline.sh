@@ -40,7 +40,6 @@ tmp=$(mktemp "$out/.kokkos-3.4.01-sources.tar.gz.XXXXXX"); scratch+=("$tmp")
 tar -czf "$tmp" -C "$src" kokkos kokkos-kernels || die "packing the Kokkos sources from $src failed"
 debs=$(mktemp -d "$out/.debs.XXXXXX"); scratch+=("$debs")
 packages=(libgtest-dev libgmock-dev googletest libbenchmark-dev libbenchmark1debian
-          libboost-context1.74-dev libboost-context1.74.0 libboost1.74-dev
           libopenblas-dev libopenblas-pthread-dev libopenblas0-pthread)
 [ "$mpi" = 0 ] ||
   packages+=(openmpi-bin openmpi-common libopenmpi3 libopenmpi-dev libevent-core-2.1-7 libevent-pthreads-2.1-7

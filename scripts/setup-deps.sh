@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # Installs what a configuration needs and prints nothing but progress; idempotent.
 #   scripts/setup-deps.sh <config>
-# Debian packages: GoogleTest, Google Benchmark, OpenBLAS, Boost.Context, matplotlib, ccache,
+# Debian packages: GoogleTest, Google Benchmark, OpenBLAS, matplotlib, ccache, Boost.Context
+# (off x86-64 only: the host engine's own context switch needs none there),
 # OpenMPI (the MPI layer and the distributed apps; KAPI_ENABLE_MPI=OFF builds without it)
 # (and hipcc for the hip configuration).
 # Kokkos + Kokkos Kernels 3.4.01: built from Debian's trilinos 13.2 source package, one
@@ -78,8 +79,9 @@ finish() {
 first_line() { printf '%s' "$1" | grep -m1 . | cut -c1-200; }
 
 # --- Debian packages --------------------------------------------------------------
-pkgs=(cmake g++ ccache clang-format libgtest-dev libbenchmark-dev libopenblas-dev libboost-context-dev python3-matplotlib ca-certificates
+pkgs=(cmake g++ ccache clang-format libgtest-dev libbenchmark-dev libopenblas-dev python3-matplotlib ca-certificates
       libopenmpi-dev openmpi-bin)
+[ "$(uname -m)" = x86_64 ] || pkgs+=(libboost-context-dev)  # framework/src/host/context.hpp
 [ "$config" = hip ] && pkgs+=(hipcc)  # ROCm 5.2.3's HIP compiler (clang 15) and runtime headers
 missing=()
 if [ -z "$offline" ]; then
