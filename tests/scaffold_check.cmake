@@ -99,6 +99,7 @@ run(0 out ${CMAKE_COMMAND} --build ${build} --target ${targets})
 # 4. Its tests (the apps area's executable of each tested space), its program (directly
 #    and as registered with ctest) and its benchmark.
 file(GLOB app_tests ${build}/tests/kapi_tests_apps_*)
+list(FILTER app_tests INCLUDE REGEX "/kapi_tests_apps_[A-Za-z]+$")  # not GoogleTest's *_include.cmake
 if(NOT app_tests)
   message(FATAL_ERROR "the build made no kapi_tests_apps_<Space> executable in ${build}/tests")
 endif()
