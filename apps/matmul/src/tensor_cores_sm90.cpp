@@ -78,8 +78,8 @@ struct PackA {
 // b_tile_bytes, row c of a tile holding column c's K step. A group of BN work-items makes
 // one tile in local memory, work-item c its row c (reads along B's rows coalesced; the
 // swizzle spreads a warp's 16-byte stores over every bank), then copies it out whole.
-// (Writing each 16-byte chunk straight to global memory, 128 bytes apart, took 3× the
-// time of A's pack on an H100.)
+// (Writing each 16-byte chunk straight to global memory, 128 bytes apart, took several
+// times as long as A's pack on an H100.)
 template <class In>
 struct PackB {
   static constexpr int items = BN;

@@ -56,7 +56,7 @@ KOKKOS_INLINE_FUNCTION T update_from_tile(const Tile& tile, const TileShape& s, 
 
 /// Both stencil kernels are compiled for three resident 512-item groups per GPU
 /// multiprocessor (at most 40 registers a work-item). Left to itself nvcc gave the phased
-/// kernel 45, which leaves room for two: 545 vs 658 GB/s at n = 512 on an H100.
+/// more, which leaves room for two, and ran slower on an H100 (results/ has the A/B).
 using StencilBounds = kapi::LaunchBounds<512, 3>;
 
 struct StencilNdRange {
@@ -80,9 +80,9 @@ struct StencilNdRange {
 
 /// The work-group shape {2, 8, 32} on every backend (z along the warp: coalesced rows),
 /// each extent no larger than the interior needs. On a host core the tile costs copies,
-/// not global-memory traffic: this tile copies 2.7 values per work-item, {1, 4, 32}'s
-/// 4.8 (the phased kernel 1.7 vs 1.0 GB/s at n = 64 on the 2-core EPYC; the nd-range
-/// kernel, bound by its barrier, 0.18 vs 0.24).
+/// not global-memory traffic: this tile copies fewer values per work-item than {1, 4, 32}
+/// does, which made the phased kernel faster on a host; the nd-range kernel, bound by its
+/// barrier, is slower with it (results/ has the A/B).
 template <class ExecSpace>
 kapi::Range<3> stencil_local_range(std::size_t n0, std::size_t n1, std::size_t n2) {
   const std::size_t want[3] = {2u, 8u, 32u}, n[3] = {n0, n1, n2};

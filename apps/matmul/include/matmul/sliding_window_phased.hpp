@@ -18,8 +18,8 @@ struct SlidingWindowPhased {
                                          const kapi::LocalAccessor<T, 2>& b_tile) const {
     // The inner product's count and stride (a tile side is at most a group's 1024 items).
     // Device code counts in int, as the raw twin does: with std::size_t nvcc unrolled the
-    // loop 4 times on a 64-bit counter, with int 16 times (on an H100 93.9 / 90.2% of the
-    // raw twin at n = 2048 / 8192 became 105.8 / 99.2%). Host code counts in std::size_t:
+    // loop 4 times on a 64-bit counter, with int 16 times (on an H100 it then caught up
+    // with the raw twin; results/ has the A/B). Host code counts in std::size_t:
     // with int, g++ made phased-t16 on serial a quarter slower (results
     // cuda-hopper-h100-2026-11-27-2).
 #if KAPI_COMPILING_DEVICE_CODE

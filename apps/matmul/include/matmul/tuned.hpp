@@ -20,10 +20,10 @@
 //           multiplied, one barrier per step. A is stored transposed and each work-item's
 //           rows and columns of C are runs of 4 (fp64: 2), so it reads its fragments with
 //           16-byte local-memory loads, the next step's while this one's multiply-adds run.
-//           On an H100, % of cuBLAS SGEMM at n = 2048 / 4096 / 8192: 84.5 / 83.5 / 85.8
-//           (64×128 everywhere: 75.6 / 73.8 / 77.5). Other shapes tried, no better:
+//           The fastest shape tried on an H100 (the sweep is in results/), ahead of 64×128
+//           everywhere. Other shapes tried, no better overall:
 //           128×128 with BK = 8, or one group per multiprocessor, or BK = 32; 128×256 with
-//           8×16 (86.8% at n = 8192, 82% at 4096); 64×128 with BK = 32 or three groups.
+//           8×16 (faster at n = 8192 only); 64×128 with BK = 32 or three groups.
 //   host:   128×128 blocks, BK = 256, 8×32 per work-item (64 work-items; fp64 128×64 with
 //           8×16). One host thread runs the group: a work-item's TN columns are
 //           contiguous (two SIMD registers per row of its block, 16 accumulators), the B
@@ -247,7 +247,7 @@ std::size_t multiprocessors(const ExecSpace& space) {
 
 /// C = A·B with the tuned kernel, shaped for the kind of backend `space` is; on a device,
 /// float products with fewer 128×128 blocks than multiprocessors take 64×128 blocks (on an
-/// H100 at n = 1024, 64 blocks of 128×128 gave 57% of cuBLAS, 128 of 64×128 90%).
+/// H100, too few 128×128 blocks leave multiprocessors idle; results/ has the sweep).
 template <class ExecSpace, class A, class B, class C>
 void multiply_tuned(const ExecSpace& space, const A& a, const B& b, const C& c) {
   using T = typename C::non_const_value_type;

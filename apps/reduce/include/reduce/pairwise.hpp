@@ -76,8 +76,8 @@ inline constexpr std::size_t pairwise_tail_items = 256;
 
 /// The tail length: live lengths at or below it run in PairwiseTail. On a device 4096, the
 /// last dozen passes, each of which moves a few kilobytes, so that one launch each (a
-/// microsecond or more) would cost more than its work: on an H100 at n = 2^28 the sum took
-/// 1240 µs instead of 1279. On a host none: there a launch costs less than the group's
+/// microsecond or more) would cost more than its work (measurably so on an H100 at
+/// n = 2^28; results/ has it). On a host none: there a launch costs less than the group's
 /// barriers.
 template <class ExecSpace>
 inline constexpr std::size_t pairwise_tail_length = kapi::is_host_execution_space_v<ExecSpace> ? 1 : 4096;

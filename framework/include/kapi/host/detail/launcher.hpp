@@ -156,7 +156,7 @@ struct HostGroupsFunctor {
   /// One phased group. Its phases (KAPI_INLINE_HOST_LOOP) run in a function of their own,
   /// the Call's: inlined into the chunk loop and the caller (Kokkos Serial's dispatch
   /// inlines all of it) the kernel's loops ran short of registers, and phased-t16 spilled
-  /// three values per inner iteration on serial (79% of its raw twin). That function runs
+  /// three values per inner iteration on serial (results/ has the A/B). That function runs
   /// its own copy of the kernel, so the compiler sees the kernel's stores cannot change it.
   void run_phased(const Body& b, HostGroup& group, std::size_t g, char* scratch) const {
     const auto run_group = [&](std::size_t) {
