@@ -10,6 +10,7 @@
 //   kapi::Id<2> i = it.get_global_id();   out[i] = in[i + kapi::Id<2>(0, 1)];
 #include <cstddef>
 #include <type_traits>
+#include <utility>
 
 #include <kapi/config.hpp>
 #include <kapi/range.hpp>
@@ -170,6 +171,20 @@ template <class... I>
 KAPI_DEDUCTION_GUIDE Id(I...)->Id<static_cast<int>(sizeof...(I))>;
 template <int N>
 KAPI_DEDUCTION_GUIDE Id(Range<N>)->Id<N>;
+
+namespace detail {
+template <class View, int N, std::size_t... D>
+KAPI_FUNCTION decltype(auto) index_at(const View& view, const Id<N>& i, std::index_sequence<D...>) {
+  return view(i[static_cast<int>(D)]...);
+}
+}  // namespace detail
+
+/// view(i[0], i[1], ...): a Kokkos View, a LocalAccessor or anything indexed by N integers,
+/// at an Id (SYCL's acc[id]; a View has no operator taking an Id).
+template <class View, int N>
+KAPI_FUNCTION decltype(auto) at(const View& view, const Id<N>& i) {
+  return detail::index_at(view, i, std::make_index_sequence<static_cast<std::size_t>(N)>());
+}
 
 template <class T>
 inline constexpr bool is_id_v = false;

@@ -2,8 +2,11 @@
 #pragma once
 // Item<N> (a work-item of a range kernel) and NdItem<N> (of an nd-range kernel).
 #include <cstddef>
+#include <type_traits>
 
 #include <kapi/group.hpp>
+#include <kapi/id.hpp>
+#include <kapi/range.hpp>
 #include <kapi/sub_group.hpp>
 
 namespace kapi {
@@ -25,6 +28,16 @@ class Item {
   KAPI_FUNCTION std::size_t get_linear_id() const { return detail::linearize(id_, range_); }
   KAPI_FUNCTION std::size_t get_linear_range() const { return detail::product(range_); }
 
+  // SYCL's item as values: its id and range, item[d], and the conversions that let a range
+  // kernel take Id<N> (or std::size_t for one dimension) instead of the Item.
+  KAPI_FUNCTION Id<N> get_id() const { return Id<N>::from_array(id_); }
+  KAPI_FUNCTION Range<N> get_range() const { return detail::to_range(range_); }
+  KAPI_FUNCTION std::size_t operator[](int d) const { return id_[d]; }
+  KAPI_FUNCTION operator Id<N>() const { return get_id(); }
+  KAPI_FUNCTION operator std::conditional_t<N == 1, std::size_t, detail::IdNotOneDimensional>() const {
+    return get_id();  // Id<1> to its size_t; nothing usable for N > 1
+  }
+
  private:
   std::size_t id_[N];
   std::size_t range_[N];
@@ -38,6 +51,30 @@ class NdItem {
   KAPI_FUNCTION NdItem(const Group<N>& group, const std::size_t (&local_id)[N]) : group_(group) {
     for (int d = 0; d < N; ++d) local_id_[d] = local_id[d];
   }
+
+  // The SYCL forms without a dimension: ids as Id<N>, extents as Range<N>.
+  KAPI_FUNCTION Id<N> get_global_id() const {
+    Id<N> r;
+    for (int d = 0; d < N; ++d) r[d] = get_global_id(d);
+    return r;
+  }
+  KAPI_FUNCTION Id<N> get_local_id() const {
+    Id<N> r;
+    for (int d = 0; d < N; ++d) r[d] = get_local_id(d);
+    return r;
+  }
+  KAPI_FUNCTION Range<N> get_global_range() const {
+    Range<N> r;
+    for (int d = 0; d < N; ++d) r.extent[d] = get_global_range(d);
+    return r;
+  }
+  KAPI_FUNCTION Range<N> get_local_range() const { return group_.get_local_range(); }
+  KAPI_FUNCTION Range<N> get_group_range() const { return group_.get_group_range(); }
+  KAPI_FUNCTION std::size_t get_group_range(int d) const { return group_.get_group_range(d); }
+  KAPI_FUNCTION NdRange<N> get_nd_range() const { return NdRange<N>(get_global_range(), get_local_range()); }
+  /// The work-group's id in dimension d (SYCL's nd_item::get_group(d)).
+  KAPI_FUNCTION std::size_t get_group(int d) const { return group_.get_group_id(d); }
+  KAPI_FUNCTION std::size_t get_group_linear_id() const { return group_.get_group_linear_id(); }
 
   KAPI_FUNCTION std::size_t get_global_id(int d) const {
     return group_.get_group_id(d) * group_.get_local_range(d) + get_local_id(d);
@@ -72,6 +109,12 @@ class NdItem {
   Group<N> group_;
   std::size_t local_id_[N];
 };
+
+/// view(i0, i1, ...) for a work-item of a range kernel (SYCL's acc[item]).
+template <class View, int N>
+KAPI_FUNCTION decltype(auto) at(const View& view, const Item<N>& item) {
+  return at(view, item.get_id());
+}
 
 template <class T>
 inline constexpr bool is_item_v = false;

@@ -37,7 +37,57 @@ struct Range {
     for (int d = 0; d < N; ++d) s *= extent[d];
     return s;
   }
+
+  // SYCL's range operators: == and != on whole ranges; + - * / % element-wise with another
+  // Range or an integer on either side (groups * local, global / local), and compound.
+  KAPI_FUNCTION friend constexpr bool operator==(const Range& a, const Range& b) {
+    for (int d = 0; d < N; ++d)
+      if (a.extent[d] != b.extent[d]) return false;
+    return true;
+  }
+  KAPI_FUNCTION friend constexpr bool operator!=(const Range& a, const Range& b) { return !(a == b); }
+#define KAPI_IMPL_RANGE_OPERATOR(OP)                                                           \
+  KAPI_FUNCTION friend constexpr Range operator OP(const Range& a, const Range& b) {           \
+    Range r;                                                                                   \
+    for (int d = 0; d < N; ++d) r.extent[d] = a.extent[d] OP b.extent[d];                      \
+    return r;                                                                                  \
+  }                                                                                            \
+  template <class T, class = std::enable_if_t<std::is_integral_v<T>>>                          \
+  KAPI_FUNCTION friend constexpr Range operator OP(const Range& a, T b) {                      \
+    return a OP Range::filled(static_cast<std::size_t>(b));                                    \
+  }                                                                                            \
+  template <class T, class = std::enable_if_t<std::is_integral_v<T>>>                          \
+  KAPI_FUNCTION friend constexpr Range operator OP(T a, const Range& b) {                      \
+    return Range::filled(static_cast<std::size_t>(a)) OP b;                                    \
+  }                                                                                            \
+  KAPI_FUNCTION constexpr Range& operator OP##=(const Range& b) { return *this = *this OP b; } \
+  template <class T, class = std::enable_if_t<std::is_integral_v<T>>>                          \
+  KAPI_FUNCTION constexpr Range& operator OP##=(T b) {                                         \
+    return *this = *this OP Range::filled(static_cast<std::size_t>(b));                        \
+  }
+  KAPI_IMPL_RANGE_OPERATOR(+)
+  KAPI_IMPL_RANGE_OPERATOR(-)
+  KAPI_IMPL_RANGE_OPERATOR(*)
+  KAPI_IMPL_RANGE_OPERATOR(/)
+  KAPI_IMPL_RANGE_OPERATOR(%)
+#undef KAPI_IMPL_RANGE_OPERATOR
+
+ private:
+  KAPI_FUNCTION static constexpr Range filled(std::size_t v) {
+    Range r;
+    for (int d = 0; d < N; ++d) r.extent[d] = v;
+    return r;
+  }
 };
+
+namespace detail {
+template <int N>
+KAPI_FUNCTION constexpr Range<N> to_range(const std::size_t (&extent)[N]) {
+  Range<N> r;
+  for (int d = 0; d < N; ++d) r.extent[d] = extent[d];
+  return r;
+}
+}  // namespace detail
 
 template <class... I>
 Range(I...) -> Range<static_cast<int>(sizeof...(I))>;

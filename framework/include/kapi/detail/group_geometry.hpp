@@ -8,6 +8,8 @@
 #include <kapi/config.hpp>
 #include <kapi/detail/group_handle.hpp>
 #include <kapi/detail/linearize.hpp>
+#include <kapi/id.hpp>
+#include <kapi/range.hpp>
 
 namespace kapi::detail {
 
@@ -47,6 +49,26 @@ class GroupGeometry {
     return local_range_[d];
   }
   KAPI_FUNCTION std::size_t get_local_linear_range() const { return product(local_range_); }
+
+  // The SYCL forms without a dimension: the group's id as Id<N>, extents as Range<N>.
+  KAPI_FUNCTION Id<N> get_group_id() const {
+    Id<N> r;
+    for (int d = 0; d < N; ++d) r[d] = get_group_id(d);
+    return r;
+  }
+  KAPI_FUNCTION std::size_t operator[](int d) const { return get_group_id(d); }
+  KAPI_FUNCTION Range<N> get_group_range() const {
+    Range<N> r;
+    for (int d = 0; d < N; ++d) r.extent[d] = get_group_range(d);
+    return r;
+  }
+  KAPI_FUNCTION Range<N> get_local_range() const {
+    Range<N> r;
+    for (int d = 0; d < N; ++d) r.extent[d] = get_local_range(d);
+    return r;
+  }
+  /// Every group of a launch has the local range (no partial groups).
+  KAPI_FUNCTION Range<N> get_max_local_range() const { return get_local_range(); }
 
   // For the framework's collectives: the group's machinery.
   KAPI_FUNCTION GroupHandle impl_handle() const { return handle_; }
