@@ -13,6 +13,7 @@
 //    libm's version is a library call and an inline one is exact: fmin, fmax, fdim and
 //    round are written here (branch-free, vectorisable, IEEE results including NaN and
 //    signed zeros), rsqrt is 1/sqrt, sinpi and cospi reduce their argument exactly.
+//    Float overloads compute in float (float's libm and operations), never through double.
 // Nothing here depends on the Kokkos version (Kokkos 3.4 keeps its math functions in
 // Kokkos::Experimental, 3.7 and later in Kokkos::).
 //
@@ -62,12 +63,16 @@ using math_promoted_t = std::conditional_t<std::is_same_v<A, float> && std::is_s
 
 // --------------------------------------------------- host implementations other than <cmath>
 
-inline float host_rsqrt(float x) {
-  return static_cast<float>(1.0 / std::sqrt(static_cast<double>(x)));  // one rounding to float
+// Float overloads compute in float on a host too: a round trip through double costs a
+// double-precision libm call and halves the vector width, and float's own operations
+// already meet the bounds (README). 1/sqrt rounds twice: within 1.5 ULP.
+template <class T>
+T host_rsqrt(T x) {
+  return T(1) / std::sqrt(x);
 }
-inline double host_rsqrt(double x) { return 1.0 / std::sqrt(x); }
 
-inline float host_exp10(float x) { return static_cast<float>(std::pow(10.0, static_cast<double>(x))); }
+// powf of an exact 10 is within 1 ULP of 10^x.
+inline float host_exp10(float x) { return std::pow(10.0f, x); }
 
 // glibc has exp10 (a GNU extension, declared with _GNU_SOURCE, which g++ defines) and
 // lgamma_r: lgamma itself writes the global signgam, a data race between work-items.
@@ -102,17 +107,15 @@ T host_sincos_pi(T x) {
     sign_cos = T(-1);
   }
   constexpr long double pi = 3.141592653589793238462643383279502884L;
-  // a in [0, 1/2]: near 1/2, use the other function of the complement (exact again).
-  using W = std::conditional_t<std::is_same_v<T, float>, double, T>;  // float: one rounding at the end
+  // a in [0, 1/2]: near 1/2, use the other function of the complement (exact again). For
+  // float, pi a is one double product rounded once to float; sinf and cosf of it, in float.
+  using W = std::conditional_t<std::is_same_v<T, float>, double, T>;
   const W p = static_cast<W>(pi);
-  if (Cos) {
-    const W v = a <= T(0.25) ? std::cos(p * W(a)) : std::sin(p * W(T(0.5) - a));
-    return static_cast<T>(sign_cos * v);
-  } else {
-    if (a == T(0)) return x * T(0);  // at integers: +0 or -0 with x's sign (IEEE 754 sinPi)
-    const W v = a <= T(0.25) ? std::sin(p * W(a)) : std::cos(p * W(T(0.5) - a));
-    return static_cast<T>(sign_sin * v);
-  }
+  const bool near = a <= T(0.25);
+  const T t = static_cast<T>(p * W(near ? a : T(0.5) - a));  // pi a or pi (1/2 - a), in [0, pi/4]
+  if (Cos) return sign_cos * (near ? std::cos(t) : std::sin(t));
+  if (a == T(0)) return x * T(0);  // at integers: +0 or -0 with x's sign (IEEE 754 sinPi)
+  return sign_sin * (near ? std::sin(t) : std::cos(t));
 }
 template <class T>
 T host_sinpi(T x) {
