@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // What Kokkos Tools sees of kapi's launches: run with the recorder library loaded
 // (KOKKOS_PROFILE_LIBRARY, KAPI_TOOLS_RECORD: tests/tools/CMakeLists.txt), it launches
-// range, nd-range, phased, named, loop-nest and reduce kernels, and range and nd-range
+// range, nd-range, phased, named (by a string or a type), loop-nest and reduce kernels, and range and nd-range
 // kernels with reduction variables (Kokkos parallel_reduce regions), on every enabled space a
 // known number of times, finalizes Kokkos (which closes the record) and checks that each
 // launch shows under its expected label exactly that many times.
@@ -74,6 +74,13 @@ void launch_all(const Space& space) {
 
   kapi::call_kernel(space, FillPhased{}, kapi::NdRange<1>(n, 64), x);
   expected["for kapi::phased " + kapi::detail::type_name<FillPhased>()] += 1;
+
+  // Named by a type, as SYCL's parallel_for<class Name>: the type's name (a class declared in
+  // the call is local to this function; its function's signature is left out).
+  kapi::call_kernel<class SyclNamedFill>(space, FillRange{}, kapi::Range<1>(n), x);
+  kapi::call_kernel_async<class SyclNamedNdFill>(space, FillNdRange{}, kapi::NdRange<1>(n, 64), x).wait();
+  expected["for SyclNamedFill"] += 1;
+  expected["for SyclNamedNdFill"] += 1;
 
   for (int r = 0; r < 4; ++r) kapi::call_kernel("my-named-fill", space, FillRange{}, kapi::Range<1>(n), x);
   expected["for my-named-fill"] += 4;

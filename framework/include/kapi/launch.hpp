@@ -4,6 +4,7 @@
 //   kapi::call_kernel(kernel, kapi::Range<1>{n}, a, b, c);
 //   kapi::call_kernel(space, kernel, kapi::NdRange<2>({64, 64}, {16, 16}), A, B, C, tileA, tileB);
 //   kapi::call_kernel("my-blur", space, kernel, range, in, out);   // named for Kokkos Tools
+//   kapi::call_kernel<class Blur>(space, kernel, range, in, out);  // named by a type, as SYCL's parallel_for<Blur>
 //   kapi::call_kernel(kernel, range, kapi::reduction(sum, kapi::plus<>()), x);  // reduction.hpp
 // The kernel's first parameter is the Item/NdItem (or, for a phased kernel launched with
 // an NdRange, the WorkGroup: phased.hpp); the rest are the arguments in order.
@@ -112,6 +113,16 @@ KernelEvent<ExecSpace> call_kernel_async(const std::string& name, const ExecSpac
   return KernelEvent<ExecSpace>(space, detail::launch(space, &name, kernel, range, args...));
 }
 
+/// The same named by a type, as SYCL's parallel_for<class Name>:
+///   kapi::call_kernel_async<class Blur>(space, kernel, range, in, out);   // Kokkos Tools shows "Blur"
+template <
+    class Name, class ExecSpace, class Kernel, class R, class... Args,
+    class = std::enable_if_t<!Kokkos::is_execution_space<Name>::value && Kokkos::is_execution_space<ExecSpace>::value>>
+KernelEvent<ExecSpace> call_kernel_async(const ExecSpace& space, const Kernel& kernel, const R& range,
+                                         const Args&... args) {
+  return call_kernel_async(detail::kernel_name_label<Name>(), space, kernel, range, args...);
+}
+
 /// Runs the kernel on `space` and returns when it is done.
 template <class ExecSpace, class Kernel, class R, class... Args,
           class = std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value>>
@@ -127,6 +138,15 @@ void call_kernel(const std::string& name, const ExecSpace& space, const Kernel& 
   call_kernel_async(name, space, kernel, range, args...).wait();
 }
 
+/// Runs the kernel on `space`, named by a type (SYCL's parallel_for<class Name>), and
+/// returns when it is done.
+template <
+    class Name, class ExecSpace, class Kernel, class R, class... Args,
+    class = std::enable_if_t<!Kokkos::is_execution_space<Name>::value && Kokkos::is_execution_space<ExecSpace>::value>>
+void call_kernel(const ExecSpace& space, const Kernel& kernel, const R& range, const Args&... args) {
+  call_kernel_async(detail::kernel_name_label<Name>(), space, kernel, range, args...).wait();
+}
+
 /// Runs the kernel on the default execution space and returns when it is done.
 template <class Kernel, class R, class... Args,
           class = std::enable_if_t<!Kokkos::is_execution_space<Kernel>::value && (is_range_v<R> || is_nd_range_v<R>)>>
@@ -139,6 +159,14 @@ template <class Kernel, class R, class... Args,
           class = std::enable_if_t<!Kokkos::is_execution_space<Kernel>::value && (is_range_v<R> || is_nd_range_v<R>)>>
 void call_kernel(const std::string& name, const Kernel& kernel, const R& range, const Args&... args) {
   call_kernel(name, Kokkos::DefaultExecutionSpace(), kernel, range, args...);
+}
+
+/// Runs the kernel on the default execution space, named by a type.
+template <class Name, class Kernel, class R, class... Args,
+          class = std::enable_if_t<!Kokkos::is_execution_space<Name>::value &&
+                                   !Kokkos::is_execution_space<Kernel>::value && (is_range_v<R> || is_nd_range_v<R>)>>
+void call_kernel(const Kernel& kernel, const R& range, const Args&... args) {
+  call_kernel(detail::kernel_name_label<Name>(), Kokkos::DefaultExecutionSpace(), kernel, range, args...);
 }
 
 }  // namespace kapi

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // LocalAccessor<T, N>: work-group shared local memory, declared on the host with its
-// shape and passed to an nd-range kernel as an argument. The launch places every
-// accessor in the group's Kokkos team scratch; inside the kernel it reads and writes it.
+// shape and either passed to an nd-range kernel as an argument (numba-dpex's way) or
+// captured by the kernel (SYCL's way). The launch places every accessor in the group's
+// local memory; inside the kernel it reads and writes it. Copies of one accessor (an
+// argument and a capture, or two captures) share its memory.
 // The shape in any natural spelling (any integer types):
 //   kapi::LocalAccessor<float, 2> tile(s, s);                    // extents
 //   kapi::LocalAccessor<float, 2> tile({s, s});                  // numba-dpex's LocalAccessor((s, s), ...)
@@ -14,6 +16,8 @@
 #include <cstddef>
 #include <type_traits>
 
+#include <kapi/detail/capture_tags.hpp>
+#include <kapi/id.hpp>
 #include <kapi/range.hpp>
 
 namespace kapi {
@@ -34,22 +38,29 @@ class LocalAccessor {
   // (through the extents constructor), and g++ rejects the call as ambiguous.
   /// A Range<N> (a template, so that a braced list never converts to it).
   template <class R, class = std::enable_if_t<std::is_same_v<R, Range<N>>>>
-  explicit LocalAccessor(const R& shape) : shape_(shape) {}
+  explicit LocalAccessor(const R& shape) : tag_(detail::LocalMemoryTag::make(sizeof(T), shape.extent)), shape_(shape) {}
   /// A std::array of N extents.
   template <class I, class = std::enable_if_t<std::is_integral_v<I>>>
-  explicit LocalAccessor(const std::array<I, N>& extents) : shape_(extents) {}
+  explicit LocalAccessor(const std::array<I, N>& extents) : shape_(extents) {
+    tag_ = detail::LocalMemoryTag::make(sizeof(T), shape_.extent);
+  }
   /// Braced extents of one integer type, ({s, s}): an exact match.
   template <class I, std::size_t M, class = std::enable_if_t<M == N && std::is_integral_v<I>>>
   explicit LocalAccessor(const I (&extents)[M]) {
     for (int d = 0; d < N; ++d) shape_.extent[d] = static_cast<std::size_t>(extents[d]);
+    tag_ = detail::LocalMemoryTag::make(sizeof(T), shape_.extent);
   }
   /// One extent (rank 1).
   template <class I, class = std::enable_if_t<N == 1 && std::is_integral_v<I>>>
-  explicit LocalAccessor(I extent) : shape_(extent) {}
+  explicit LocalAccessor(I extent) : shape_(extent) {
+    tag_ = detail::LocalMemoryTag::make(sizeof(T), shape_.extent);
+  }
   /// N >= 2 extents, (s, t) or {s, t}; not explicit, so that a braced shape of mixed integer
   /// types, ({s, 4}), converts.
   template <class... I, class = std::enable_if_t<(N >= 2) && sizeof...(I) == N && (std::is_integral_v<I> && ...)>>
-  LocalAccessor(I... extents) : shape_(extents...) {}
+  LocalAccessor(I... extents) : shape_(extents...) {
+    tag_ = detail::LocalMemoryTag::make(sizeof(T), shape_.extent);
+  }
 
   template <class... I>
   KAPI_FUNCTION T& operator()(I... i) const {
@@ -61,6 +72,12 @@ class LocalAccessor {
   }
   /// Linear (row-major) element access; for rank 1 the usual subscript.
   KAPI_FUNCTION T& operator[](std::size_t linear) const { return data_[linear]; }
+  /// The element at an id (SYCL's acc[id]).
+  KAPI_FUNCTION T& operator[](const Id<N>& id) const {
+    std::size_t linear = id[0];
+    for (int d = 1; d < N; ++d) linear = linear * shape_.extent[d] + id[d];
+    return data_[linear];
+  }
 
   KAPI_FUNCTION Range<N> get_range() const { return shape_; }
   KAPI_FUNCTION std::size_t size() const { return shape_.size(); }
@@ -73,10 +90,14 @@ class LocalAccessor {
     bound.data_ = static_cast<T*>(memory);
     return bound;
   }
+  const detail::LocalMemoryTag& impl_tag() const { return tag_; }
 
  private:
-  Range<N> shape_;
+  // First, then the data pointer: where a launch finds a captured copy inside the kernel
+  // and points it at the group's memory (detail/captured_locals.hpp).
+  detail::LocalMemoryTag tag_;
   T* data_ = nullptr;
+  Range<N> shape_;
 };
 
 template <class T>

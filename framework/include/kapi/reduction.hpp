@@ -37,6 +37,7 @@
 #include <type_traits>
 
 #include <kapi/config.hpp>
+#include <kapi/detail/capture_tags.hpp>
 #include <kapi/errors.hpp>
 #include <kapi/functional.hpp>
 
@@ -140,6 +141,9 @@ KAPI_FUNCTION const Reducer<T, bit_xor<U>>& operator^=(const Reducer<T, bit_xor<
 /// A reduction argument of a launch (made by kapi::reduction): the variable, the operator,
 /// its identity and whether the variable's old value is ignored. Memory is the variable's
 /// memory space (void for a pointer).
+#define KAPI_IMPL_CAPTURED_REDUCTION_MESSAGE                                                          \
+  "kapi::reduction: a kapi::reduction is passed to call_kernel as an argument (as SYCL passes it to " \
+  "parallel_for), not captured; the kernel receives a kapi::Reducer in that position and combines into it"
 template <class T, class Op, class Memory = void>
 class Reduction {
   static_assert(std::is_trivially_copyable_v<T>, "kapi::reduction: the value type must be trivially copyable");
@@ -158,12 +162,43 @@ class Reduction {
   KAPI_FUNCTION const Op& combiner() const { return op_; }
   KAPI_FUNCTION bool initializes_to_identity() const { return initialize_to_identity_; }
 
+  // A reduction captured by the kernel and combined into there, as if it were its Reducer:
+  // an error that says what to write instead (a captured one that is not used is a
+  // launch_error, detail/captured_locals.hpp).
+  template <class U>
+  KAPI_FUNCTION void combine(const U&) const {
+    static_assert(sizeof(U) == 0, KAPI_IMPL_CAPTURED_REDUCTION_MESSAGE);
+  }
+  template <class U>
+  KAPI_FUNCTION void operator+=(const U&) const {
+    static_assert(sizeof(U) == 0, KAPI_IMPL_CAPTURED_REDUCTION_MESSAGE);
+  }
+  template <class U>
+  KAPI_FUNCTION void operator*=(const U&) const {
+    static_assert(sizeof(U) == 0, KAPI_IMPL_CAPTURED_REDUCTION_MESSAGE);
+  }
+  template <class U>
+  KAPI_FUNCTION void operator&=(const U&) const {
+    static_assert(sizeof(U) == 0, KAPI_IMPL_CAPTURED_REDUCTION_MESSAGE);
+  }
+  template <class U>
+  KAPI_FUNCTION void operator|=(const U&) const {
+    static_assert(sizeof(U) == 0, KAPI_IMPL_CAPTURED_REDUCTION_MESSAGE);
+  }
+  template <class U>
+  KAPI_FUNCTION void operator^=(const U&) const {
+    static_assert(sizeof(U) == 0, KAPI_IMPL_CAPTURED_REDUCTION_MESSAGE);
+  }
+
  private:
+  detail::ReductionTag tag_;  // first: how a launch finds a captured reduction
   T* target_;
   T identity_;
   Op op_;
   bool initialize_to_identity_;
 };
+
+#undef KAPI_IMPL_CAPTURED_REDUCTION_MESSAGE
 
 template <class R>
 inline constexpr bool is_reduction_v = false;

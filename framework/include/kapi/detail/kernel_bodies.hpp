@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <utility>
 
+#include <kapi/detail/captured_locals.hpp>
 #include <kapi/detail/fast_divisor.hpp>
 #include <kapi/detail/group_handle.hpp>
 #include <kapi/detail/kernel_args.hpp>
@@ -63,6 +64,14 @@ struct NdRangeBody {
   // The two ranges as divisors (set by the plan): a GPU thread splits its group's and its
   // own linear id without dividing.
   FastExtents<N> group_split, local_split;
+
+  /// Points the kernel's captured LocalAccessors (the plan's `captured`) at the group's
+  /// memory: called on a copy of the body by whoever runs groups with that memory. Not a
+  /// member: the body is copied per group, and it stays as small as before.
+  KAPI_FUNCTION void bind_captured(const CapturedLocals& captured, char* scratch) {
+    if constexpr (may_capture_local_memory<Kernel>) captured.bind(kernel, scratch);
+    (void)captured, (void)scratch;
+  }
 
   /// The group's local memory (every LocalAccessor argument), from its Kokkos team scratch
   /// at the launch's level (scratch_level). A constant level per call: the launch runs the

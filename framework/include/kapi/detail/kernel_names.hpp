@@ -3,7 +3,8 @@
 // What Kokkos Tools (kernel timers, space-time stack, the Nsight connector) see of a kapi
 // launch: its label. A launch named at the call keeps that name; otherwise the label is
 // the kind of launch and the kernel's type ("kapi::nd_range matmul::SlidingWindow<float>"),
-// as SYCL names a kernel by its type. Launches kapi makes itself, outside Kokkos'
+// as SYCL names a kernel by its type; a launch named by a type, call_kernel<class Name>,
+// is that type's name. Launches kapi makes itself, outside Kokkos'
 // parallel_for (direct CUDA launches, copies), report to Kokkos Tools here as well.
 #include <cstdint>
 #include <cstdlib>
@@ -44,6 +45,29 @@ inline const char* launch_kind_name(LaunchKind kind) {
 template <LaunchKind Kind, class Kernel>
 const std::string& default_label() {
   static const std::string label = std::string(launch_kind_name(Kind)) + " " + type_name<Kernel>();
+  return label;
+}
+
+/// The label of a kernel named by a type, call_kernel<class Name>(…) (SYCL's
+/// parallel_for<Name>): the type's readable name; a class declared in a function (as
+/// `class Name` in the call declares it there) without the function's signature before it.
+template <class Name>
+const std::string& kernel_name_label() {
+  static const std::string label = [] {
+    // Through a pointer: typeid needs a complete type, and `class Name` in the call is not.
+    std::string full = type_name<Name*>();
+    if (!full.empty() && full.back() == '*') full.pop_back();
+    while (!full.empty() && full.back() == ' ') full.pop_back();
+    std::size_t start = 0;
+    int depth = 0;
+    for (std::size_t i = 0; i + 2 < full.size(); ++i) {
+      const char c = full[i];
+      if (c == '<' || c == '(') ++depth;
+      if (c == '>' || c == ')') --depth;
+      if (c == ')' && depth == 0 && full.compare(i + 1, 2, "::") == 0) start = i + 3;
+    }
+    return full.substr(start);
+  }();
   return label;
 }
 

@@ -36,6 +36,7 @@ struct NdRangePlan {
   std::size_t group_size = 0;  // work-items per group
   std::size_t groups = 0;
   const std::string& label;
+  CapturedLocals captured{};  // LocalAccessors the kernel captured
 };
 
 /// A kernel taking WorkGroup<N> is phased (phased.hpp): one call per group. One that takes
@@ -54,6 +55,21 @@ template <int N, class Kernel, class... Args>
 inline constexpr bool is_launchable_nd_range_kernel =
     is_phased_kernel<N, Kernel, Args...> ? reduction_count<Args...> == 0 : callable_with<N, NdItem, Kernel, Args...>;
 
+/// Places the LocalAccessors the kernel captured after its argument accessors.
+template <class Body, class... Args>
+CapturedLocals place_captured_local_memory(Body& body, const Args&... args) {
+  PlacedAccessor placed[local_accessor_count<Args...> + 1] = {};
+  std::size_t count = 0, i = 0;
+  auto note = [&](const auto& a) {
+    if constexpr (is_local_accessor_v<std::decay_t<decltype(a)>>)
+      placed[count++] = {a.impl_tag().id, body.layout.offset[i]};
+    ++i;
+  };
+  (note(args), ...);
+  (void)note;
+  return capture_local_memory(body.kernel, body.layout.total, placed, count, true, scratch_alignment);
+}
+
 template <class ExecSpace>
 std::string space_name() {
   return std::string("the ") + ExecSpace::name() + " execution space";
@@ -65,6 +81,8 @@ RangePlan<Kernel, N, Args...> plan_range(const ExecSpace& space, const std::stri
   validate_signature<Item, N, Kernel, Args...>();
   reject_local_accessors_in_range_kernel<Args...>();
   validate_reductions<ExecSpace>(args...);
+  std::size_t no_local_memory = 0;
+  capture_local_memory(kernel, no_local_memory, nullptr, 0, false, scratch_alignment);
   const std::size_t items = checked_size(range, "global");
   check_launching_thread(space, "call_kernel");
   return {{kernel, ArgPack<Args...>(args...), range}, items, label};
@@ -93,6 +111,7 @@ NdRangePlan<Kernel, N, is_phased_kernel<N, Kernel, Args...>, Args...> plan_nd_ra
       group_size,
       0,
       label};
+  plan.captured = place_captured_local_memory(plan.body, args...);
   validate_local_memory(plan.body.layout.total, max_local_memory_bytes<ExecSpace>(), space_name<ExecSpace>());
   plan.groups = checked_size(plan.body.group_range, "work-group");
   validate_group_count(plan.groups);  // below 2^31, and so is every extent: the ids split fast

@@ -39,7 +39,7 @@ namespace kapi::detail {
 /// 2^31 groups, validate_group_count): with a 64-bit counter nvcc kept the group's ids in
 /// 64-bit arithmetic and rematerialised them inside the kernel's loops, which cost
 /// instructions and time in every nd-range kernel with inner loops.
-template <class Body, bool Phased>
+template <class Body, bool Phased, bool HasLocalMemory>
 __device__ void cuda_run_groups(const Body& body, unsigned groups, char* local_memory) {
   const unsigned me = threadIdx.y, stride = gridDim.x;
   for (unsigned group = blockIdx.x; group < groups; group += stride) {
@@ -47,27 +47,48 @@ __device__ void cuda_run_groups(const Body& body, unsigned groups, char* local_m
       body.run_group(group, me, local_memory, GroupHandle{});
     else
       body.run_item(group, me, local_memory, GroupHandle{});
-    if (Body::has_local_memory && group + stride < groups) __syncthreads();
+    if (HasLocalMemory && group + stride < groups) __syncthreads();
   }
 }
 
-// Dynamic shared memory starts aligned to scratch_alignment (16), as LocalAccessor
-// placement (kernel_args.hpp) expects.
-#define KAPI_CUDA_GROUP_KERNEL_BODY                              \
-  extern __shared__ __align__(16) char kapi_cuda_group_memory[]; \
-  cuda_run_groups<Body, Phased>(body, groups, Body::has_local_memory ? kapi_cuda_group_memory : nullptr);
+/// The block's groups; a kernel that captured LocalAccessors (Captured) runs a copy of the
+/// body whose kernel points them at the block's dynamic shared memory.
+template <class Body, bool Phased, bool Captured>
+__device__ void cuda_run_block(const Body& body, const CapturedLocalsIf<Captured>& captured, unsigned groups) {
+  // Dynamic shared memory starts aligned to scratch_alignment (16), as LocalAccessor
+  // placement (kernel_args.hpp) expects.
+  extern __shared__ __align__(16) char kapi_cuda_group_memory[];
+  if constexpr (Captured) {
+    Body bound = body;
+    bound.bind_captured(captured, kapi_cuda_group_memory);
+    cuda_run_groups<Body, Phased, true>(bound, groups, kapi_cuda_group_memory);
+  } else {
+    (void)captured;
+    cuda_run_groups<Body, Phased, Body::has_local_memory>(body, groups,
+                                                          Body::has_local_memory ? kapi_cuda_group_memory : nullptr);
+  }
+}
 
+// Only the Captured form takes the captures (the other's parameters stay as they were).
 template <class Body, bool Phased>
 __global__ void cuda_groups(const Body body, const unsigned groups) {
-  KAPI_CUDA_GROUP_KERNEL_BODY
+  cuda_run_block<Body, Phased, false>(body, NoCapturedLocals{}, groups);
+}
+template <class Body, bool Phased>
+__global__ void cuda_groups_captured(const Body body, const CapturedLocals captured, const unsigned groups) {
+  cuda_run_block<Body, Phased, true>(body, captured, groups);
 }
 
 /// With the kernel's kapi::LaunchBounds (launch_bounds.hpp).
 template <class Body, bool Phased, unsigned MaxItems, unsigned MinGroups>
 __global__ void __launch_bounds__(MaxItems, MinGroups) cuda_groups_bounded(const Body body, const unsigned groups) {
-  KAPI_CUDA_GROUP_KERNEL_BODY
+  cuda_run_block<Body, Phased, false>(body, NoCapturedLocals{}, groups);
 }
-#undef KAPI_CUDA_GROUP_KERNEL_BODY
+template <class Body, bool Phased, unsigned MaxItems, unsigned MinGroups>
+__global__ void __launch_bounds__(MaxItems, MinGroups)
+    cuda_groups_captured_bounded(const Body body, const CapturedLocals captured, const unsigned groups) {
+  cuda_run_block<Body, Phased, true>(body, captured, groups);
+}
 
 /// What the compiled kernel allows, read once per kernel: threads per block (its
 /// registers), its static shared memory, and the device's shared memory per block with
@@ -95,13 +116,17 @@ CudaGroupKernelLimits cuda_group_kernel_limits(Kernel kernel, int device) {
 
 /// Launches the plan's groups directly when its local memory fits the block's shared
 /// memory; false (nothing launched) otherwise, for the Kokkos team launch.
-template <class Plan>
-bool cuda_launch_groups(const Kokkos::Cuda& space, const Plan& plan, std::size_t blocks) {
+template <bool Captured, class Plan>
+bool cuda_launch_groups_as(const Kokkos::Cuda& space, const Plan& plan, std::size_t blocks) {
   static_assert(!Plan::reduces, "kernels with reduction arguments take the Kokkos team launch");
   using Body = std::decay_t<decltype(plan.body)>;
   using Bounds = typename Plan::Bounds;
   const auto kernel = [] {
-    if constexpr (Bounds::max_work_items == 0)
+    if constexpr (Captured && Bounds::max_work_items == 0)
+      return &cuda_groups_captured<Body, Plan::phased>;
+    else if constexpr (Captured)
+      return &cuda_groups_captured_bounded<Body, Plan::phased, Bounds::max_work_items, Bounds::min_groups_per_unit>;
+    else if constexpr (Bounds::max_work_items == 0)
       return &cuda_groups<Body, Plan::phased>;
     else
       return &cuda_groups_bounded<Body, Plan::phased, Bounds::max_work_items, Bounds::min_groups_per_unit>;
@@ -112,10 +137,23 @@ bool cuda_launch_groups(const Kokkos::Cuda& space, const Plan& plan, std::size_t
   validate_group_size(plan.group_size, limits.max_items, space_name<Kokkos::Cuda>(), " for this kernel's register use");
   const ToolsParallelFor region(plan.label, space);
   KAPI_CUDA_ENSURE_LOCK_ARRAYS();  // here, next to the launch (launch_support.hpp)
-  kernel<<<dim3(static_cast<unsigned>(blocks)), dim3(1, static_cast<unsigned>(plan.group_size)), local_bytes,
-           space.cuda_stream()>>>(plan.body, static_cast<unsigned>(plan.groups));
+  const dim3 grid(static_cast<unsigned>(blocks)), block(1, static_cast<unsigned>(plan.group_size));
+  if constexpr (Captured)
+    kernel<<<grid, block, local_bytes, space.cuda_stream()>>>(plan.body, plan.captured,
+                                                              static_cast<unsigned>(plan.groups));
+  else
+    kernel<<<grid, block, local_bytes, space.cuda_stream()>>>(plan.body, static_cast<unsigned>(plan.groups));
   check_cuda_launch("a work-group kernel");
   return true;
+}
+
+/// A kernel that captured LocalAccessors runs a second compiled form, which binds them.
+template <class Plan>
+bool cuda_launch_groups(const Kokkos::Cuda& space, const Plan& plan, std::size_t blocks) {
+  using Kernel = std::decay_t<decltype(plan.body.kernel)>;
+  if constexpr (may_capture_local_memory<Kernel>)
+    if (plan.captured.count) return cuda_launch_groups_as<true>(space, plan, blocks);
+  return cuda_launch_groups_as<false>(space, plan, blocks);
 }
 
 }  // namespace kapi::detail

@@ -133,6 +133,7 @@ struct HostGroupsFunctor {
   Body body;
   std::size_t groups, groups_per_chunk;
   LaunchStatus* status;
+  CapturedLocals captured;
 
   void operator()(std::int64_t chunk) const { run(chunk); }
 
@@ -142,7 +143,8 @@ struct HostGroupsFunctor {
   void run(std::int64_t chunk, Acc&... partials) const {
     HostGroup& group = HostGroup::this_thread();
     char* scratch = group.local_memory(body.layout.total);
-    const Body local_body = body;
+    Body local_body = body;
+    local_body.bind_captured(captured, scratch);  // the kernel's captured LocalAccessors: this thread's memory
     const std::size_t first = std::size_t(chunk) * groups_per_chunk, last = std::min(groups, first + groups_per_chunk);
     for (std::size_t g = first; g < last; ++g) {
       if constexpr (Phased) {
@@ -243,7 +245,8 @@ struct Launcher<ExecSpace, true> {
         host_groups_per_chunk(plan.groups, plan.group_size, static_cast<std::size_t>(space.concurrency()));
     const auto turn = host_dispatch_turn<ExecSpace>();
     const auto chunks = static_cast<std::int64_t>(ceil_div(plan.groups, per_chunk));
-    const HostGroupsFunctor<decltype(plan.body), Phased> functor{plan.body, plan.groups, per_chunk, status.get()};
+    const HostGroupsFunctor<decltype(plan.body), Phased> functor{plan.body, plan.groups, per_chunk, status.get(),
+                                                                 plan.captured};
     if constexpr (NdRangePlan<Kernel, N, Phased, Args...>::reduces)
       Kokkos::parallel_reduce(plan.label,
                               Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, chunks),

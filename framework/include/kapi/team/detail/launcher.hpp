@@ -40,10 +40,11 @@ Kokkos::Array<std::int64_t, N> range_tiles(const Range<N>& r) {
 /// Calls run(scratch) with the group's local memory under a constant scratch level, one
 /// branch per level (NdRangeBody::group_scratch says why); a kernel without local memory
 /// gets no scratch code at all: Kokkos' level-1 scratch set-up (a 64-bit division) would
-/// otherwise be hoisted into every team's start.
-template <class Body, class Member, class Run>
+/// otherwise be hoisted into every team's start. Captured: the kernel captured
+/// LocalAccessors (detail/captured_locals.hpp), which the argument types do not show.
+template <bool Captured, class Body, class Member, class Run>
 KAPI_FUNCTION void with_group_scratch(const Body& body, const Member& team, const Run& run) {
-  if constexpr (!Body::has_local_memory)
+  if constexpr (!Body::has_local_memory && !Captured)
     run(static_cast<char*>(nullptr));
   else if (body.scratch_level == 0)
     run(body.template group_scratch<0>(team));
@@ -51,53 +52,70 @@ KAPI_FUNCTION void with_group_scratch(const Body& body, const Member& team, cons
     run(body.template group_scratch<1>(team));
 }
 
-/// Runs call(group, me, scratch) for each of the team's groups, league-stride
+/// Runs call(body, group, me, scratch) for each of the team's groups, league-stride
 /// (device_teams says how many teams), so a team's start in Kokkos, which costs far more
 /// than a few stores, and the work-item's local ids are paid once per team, not once per
 /// group. Groups that share a team's local memory are separated by a team barrier: the
-/// next group's first writes wait for the last reads of the one before.
-template <class Body, class Member, class Call>
-KAPI_FUNCTION void for_each_team_group(const Body& body, const Member& team, std::size_t groups, const Call& call) {
-  with_group_scratch(body, team, [&](char* scratch) {
-    // 32-bit counting, as cuda/detail/group_launch.hpp's loop (why there).
-    const unsigned me = team.team_rank(), stride = team.league_size(), count = static_cast<unsigned>(groups);
-    for (unsigned group = team.league_rank(); group < count; group += stride) {
-      call(group, me, scratch);
-      if (scratch && group + stride < count) team.team_barrier();
+/// next group's first writes wait for the last reads of the one before. With captured
+/// LocalAccessors the groups run a copy of the body whose kernel points them at the team's
+/// memory.
+template <bool Captured, class Body, class Member, class Call>
+KAPI_FUNCTION void for_each_team_group(const Body& body, const CapturedLocalsIf<Captured>& captured, const Member& team,
+                                       std::size_t groups, const Call& call) {
+  with_group_scratch<Captured>(body, team, [&](char* scratch) {
+    const auto run_groups = [&](const Body& b) {
+      // 32-bit counting, as cuda/detail/group_launch.hpp's loop (why there).
+      const unsigned me = team.team_rank(), stride = team.league_size(), count = static_cast<unsigned>(groups);
+      for (unsigned group = team.league_rank(); group < count; group += stride) {
+        call(b, group, me, scratch);
+        if (scratch && group + stride < count) team.team_barrier();
+      }
+    };
+    if constexpr (Captured) {
+      Body bound = body;
+      bound.bind_captured(captured, scratch);
+      run_groups(bound);
+    } else {
+      (void)captured;
+      run_groups(body);
     }
   });
 }
 
 /// Work-groups on Kokkos teams, one work-item per team member; a phased kernel's members
 /// all run the group's call.
-template <class ExecSpace, class Body, bool Phased>
+template <class ExecSpace, class Body, bool Phased, bool Captured = false>
 struct DeviceGroupFunctor {
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   Body body;
   std::size_t groups;
+  CapturedLocalsIf<Captured> captured;
 
   KAPI_FUNCTION void operator()(const Member& team) const {
-    for_each_team_group(body, team, groups, [&](std::size_t group, std::size_t me, char* scratch) {
-      if constexpr (Phased)
-        body.run_group(group, me, scratch, GroupHandle{});
-      else
-        body.run_item(group, me, scratch, GroupHandle{});
-    });
+    for_each_team_group<Captured>(body, captured, team, groups,
+                                  [&](const Body& b, std::size_t group, std::size_t me, char* scratch) {
+                                    if constexpr (Phased)
+                                      b.run_group(group, me, scratch, GroupHandle{});
+                                    else
+                                      b.run_item(group, me, scratch, GroupHandle{});
+                                  });
   }
 };
 
 /// Nd-range kernels with reductions: each team member combines into its own partials.
-template <class ExecSpace, class Body>
+template <class ExecSpace, class Body, bool Captured = false>
 struct DeviceGroupReduceFunctor {
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   Body body;
   std::size_t groups;
+  CapturedLocalsIf<Captured> captured;
   KAPI_IMPL_REDUCTION_HOOKS(typename Body::partials_type, body.args)
 
   KAPI_FUNCTION void operator()(const Member& team, value_type& partials) const {
-    for_each_team_group(body, team, groups, [&](std::size_t group, std::size_t me, char* scratch) {
-      body.run_item(group, me, scratch, GroupHandle{}, partials);
-    });
+    for_each_team_group<Captured>(body, captured, team, groups,
+                                  [&](const Body& b, std::size_t group, std::size_t me, char* scratch) {
+                                    b.run_item(group, me, scratch, GroupHandle{}, partials);
+                                  });
   }
 };
 
@@ -219,16 +237,26 @@ struct TeamLauncher {
   template <class Kernel, int N, bool Phased, class... Args>
   static std::shared_ptr<LaunchStatus> run(const ExecSpace& space,
                                            const NdRangePlan<Kernel, N, Phased, Args...>& plan) {
+    // A kernel that captured LocalAccessors runs a second compiled form, which binds them.
+    if constexpr (may_capture_local_memory<Kernel>)
+      if (plan.captured.count) return run_groups<true>(space, plan);
+    return run_groups<false>(space, plan);
+  }
+
+  template <bool Captured, class Kernel, int N, bool Phased, class... Args>
+  static std::shared_ptr<LaunchStatus> run_groups(const ExecSpace& space,
+                                                  const NdRangePlan<Kernel, N, Phased, Args...>& plan) {
     using Plan = NdRangePlan<Kernel, N, Phased, Args...>;
     using Bounds = typename Plan::Bounds;
     using Policy = std::conditional_t<
         Bounds::max_work_items == 0, Kokkos::TeamPolicy<ExecSpace>,
         Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<Bounds::max_work_items, Bounds::min_groups_per_unit>>>;
     const std::size_t teams = device_teams(plan.groups, plan.group_size, static_cast<std::size_t>(space.concurrency()));
-    using Functor = std::conditional_t<Plan::reduces, DeviceGroupReduceFunctor<ExecSpace, decltype(plan.body)>,
-                                       DeviceGroupFunctor<ExecSpace, decltype(plan.body), Phased>>;
+    using Functor =
+        std::conditional_t<Plan::reduces, DeviceGroupReduceFunctor<ExecSpace, decltype(plan.body), Captured>,
+                           DeviceGroupFunctor<ExecSpace, decltype(plan.body), Phased, Captured>>;
     using Tag = std::conditional_t<Plan::reduces, Kokkos::ParallelReduceTag, Kokkos::ParallelForTag>;
-    Functor functor{plan.body, plan.groups};
+    Functor functor{plan.body, plan.groups, plan.captured};
     // A kernel that reduces or scans over a group also holds device_collective_bytes of
     // static shared memory (team/detail/collectives.hpp): count them against the fast level.
     const std::size_t local_bytes = plan.body.layout.total;
