@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // What Kokkos Tools sees of kapi's launches: run with the recorder library loaded
 // (KOKKOS_PROFILE_LIBRARY, KAPI_TOOLS_RECORD: tests/tools/CMakeLists.txt), it launches
-// range, nd-range, phased, named (by a string or a type), loop-nest and reduce kernels, and range and nd-range
+// range, nd-range, phased, hierarchical, named (by a string or a type), loop-nest and reduce kernels, and range and nd-range
 // kernels with reduction variables (Kokkos parallel_reduce regions), on every enabled space a
 // known number of times, finalizes Kokkos (which closes the record) and checks that each
 // launch shows under its expected label exactly that many times.
@@ -51,6 +51,14 @@ struct SumNdRange {
 };
 
 template <class View>
+struct FillHierarchical {
+  View x;
+  KOKKOS_INLINE_FUNCTION void operator()(kapi::HGroup<1> g) const {
+    g.parallel_for_work_item([&](kapi::HItem<1> it) { x(it.get_global_id(0)) = 4.0f; });
+  }
+};
+
+template <class View>
 struct NestBody {
   View a;
   KOKKOS_INLINE_FUNCTION void operator()(kapi::nest::index_type i, kapi::nest::index_type j,
@@ -81,6 +89,13 @@ void launch_all(const Space& space) {
   kapi::call_kernel_async<class SyclNamedNdFill>(space, FillNdRange{}, kapi::NdRange<1>(n, 64), x).wait();
   expected["for SyclNamedFill"] += 1;
   expected["for SyclNamedNdFill"] += 1;
+
+  // SYCL's hierarchical spelling: a phased launch of the kernel given.
+  kapi::parallel_for_work_group(space, kapi::Range<1>(n / 64), kapi::Range<1>(64), FillHierarchical<decltype(x)>{x});
+  kapi::parallel_for_work_group<class SyclNamedGroups>(space, kapi::Range<1>(n / 64), kapi::Range<1>(64),
+                                                       FillHierarchical<decltype(x)>{x});
+  expected["for kapi::phased " + kapi::detail::type_name<FillHierarchical<decltype(x)>>()] += 1;
+  expected["for SyclNamedGroups"] += 1;
 
   for (int r = 0; r < 4; ++r) kapi::call_kernel("my-named-fill", space, FillRange{}, kapi::Range<1>(n), x);
   expected["for my-named-fill"] += 4;

@@ -14,6 +14,7 @@
 // Kernels: index spaces, work-items, work-groups, launches
 #include <kapi/device_limits.hpp>
 #include <kapi/group.hpp>
+#include <kapi/hierarchical.hpp>
 #include <kapi/id.hpp>
 #include <kapi/item.hpp>
 #include <kapi/launch.hpp>
