@@ -140,7 +140,8 @@ template <class Space>
 void check_names_and_errors() {
   const std::size_t groups = 5, local = 16;
   Vec<int, Space> out("out", groups * local);
-  kapi::parallel_for_work_group<class HierarchicalFill>(
+  class HierarchicalFill;  // declared first for nvcc (test_sycl_captures.cpp says why)
+  kapi::parallel_for_work_group<HierarchicalFill>(
       Space(), kapi::Range<1>{groups}, kapi::Range<1>{local}, KOKKOS_LAMBDA(kapi::HGroup<1> g) {
         g.parallel_for_work_item([&](kapi::HItem<1> it) { out(it.get_global_id(0)) = 1; });
       });
