@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include <kapi_apps/instances.hpp>
 #include <kapi_apps/variant_table.hpp>
 
 #include "kokkos_kernels.hpp"
@@ -171,5 +172,33 @@ void multiply(const std::string& variant, const ExecSpace& space, const ConstMat
                                 std::to_string(c.extent(1)));
   if (!variant_table.visit(variant, [&](const auto& v) { v.run(space, a, b, c); })) check_variant(variant);
 }
+
+// Every variant's code for float and double on every enabled space is compiled once, in
+// kapi_app_matmul's library (src/instances.cpp; kapi_apps/instances.hpp says why).
+#define MATMUL_INSTANCE_ARGS(T, Space) \
+  (const Space&, const ConstMatrix<T, Space>&, const ConstMatrix<T, Space>&, const Matrix<T, Space>&)
+#define MATMUL_KOKKOS_KERNELS_INSTANCE(prefix, T, Space)
+#if defined(KAPI_APPS_HAVE_KOKKOS_KERNELS)
+#undef MATMUL_KOKKOS_KERNELS_INSTANCE
+#define MATMUL_KOKKOS_KERNELS_INSTANCE(prefix, T, Space) \
+  prefix template void multiply_kokkos_kernels MATMUL_INSTANCE_ARGS(T, Space);
+#endif
+#define MATMUL_INSTANCES_OF(prefix, T, Space)                                                       \
+  prefix template void multiply_sliding_window<2> MATMUL_INSTANCE_ARGS(T, Space);                   \
+  prefix template void multiply_sliding_window<8> MATMUL_INSTANCE_ARGS(T, Space);                   \
+  prefix template void multiply_sliding_window<16> MATMUL_INSTANCE_ARGS(T, Space);                  \
+  prefix template void multiply_sliding_window<32> MATMUL_INSTANCE_ARGS(T, Space);                  \
+  prefix template void multiply_sliding_window_phased<16> MATMUL_INSTANCE_ARGS(T, Space);           \
+  prefix template void multiply_naive MATMUL_INSTANCE_ARGS(T, Space);                               \
+  prefix template void multiply_tuned MATMUL_INSTANCE_ARGS(T, Space);                               \
+  prefix template void multiply_joint_matrix<kapi::precision::tf32> MATMUL_INSTANCE_ARGS(T, Space); \
+  prefix template void multiply_joint_matrix<kapi::bfloat16> MATMUL_INSTANCE_ARGS(T, Space);        \
+  prefix template void multiply_joint_matrix<kapi::half> MATMUL_INSTANCE_ARGS(T, Space);            \
+  MATMUL_KOKKOS_KERNELS_INSTANCE(prefix, T, Space)
+#define MATMUL_INSTANCES(prefix, Space) \
+  MATMUL_INSTANCES_OF(prefix, float, Space) MATMUL_INSTANCES_OF(prefix, double, Space)
+#if !defined(MATMUL_COMPILING_INSTANCES)
+KAPI_APPS_FOR_EACH_SPACE(MATMUL_INSTANCES, extern)
+#endif
 
 }  // namespace matmul

@@ -21,12 +21,14 @@
 // gamma_d). The tree variants have depths in the tens for any n, so fp32 sums stay
 // accurate far past 2^24 elements, where a single float accumulator stops growing.
 #include <cstddef>
+#include <cstdint>
 #include <limits>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
 
+#include <kapi_apps/instances.hpp>
 #include <kapi_apps/variant_table.hpp>
 
 #include "kokkos_blas_sum.hpp"
@@ -182,5 +184,30 @@ double error_bound(const std::string& variant, const ExecSpace& space, std::size
     return double(error_depth<T>(variant, space, n)) * double(std::numeric_limits<T>::epsilon()) * abs_sum;
   }
 }
+
+// Every variant's code for each element type on every enabled space is compiled once, in
+// kapi_app_reduce's library (src/instances.cpp; kapi_apps/instances.hpp says why).
+#define REDUCE_INSTANCE_X(T, Space) const Kokkos::View<const T*, typename Space::memory_space>&
+#define REDUCE_KOKKOS_BLAS_INSTANCE(prefix, T, Space)
+#if defined(KAPI_APPS_HAVE_KOKKOS_KERNELS)
+#undef REDUCE_KOKKOS_BLAS_INSTANCE
+#define REDUCE_KOKKOS_BLAS_INSTANCE(prefix, T, Space) \
+  prefix template T sum_kokkos_blas(const Space&, REDUCE_INSTANCE_X(T, Space));
+#endif
+#define REDUCE_INSTANCES_OF(prefix, T, Space)                                                                   \
+  prefix template T sum_pairwise(const Space&, REDUCE_INSTANCE_X(T, Space), Workspace<T, Space>&, std::size_t); \
+  prefix template T sum_recursive(const Space&, REDUCE_INSTANCE_X(T, Space), Workspace<T, Space>&,              \
+                                  const RecursiveConfig&);                                                      \
+  prefix template T sum_single_pass(const Space&, REDUCE_INSTANCE_X(T, Space), Workspace<T, Space>&);           \
+  prefix template T sum_reduction_variable(const Space&, REDUCE_INSTANCE_X(T, Space), Workspace<T, Space>&);    \
+  prefix template T sum_kokkos_parallel_reduce(const Space&, REDUCE_INSTANCE_X(T, Space));                      \
+  REDUCE_KOKKOS_BLAS_INSTANCE(prefix, T, Space)
+#define REDUCE_INSTANCES(prefix, Space)            \
+  REDUCE_INSTANCES_OF(prefix, std::int32_t, Space) \
+  REDUCE_INSTANCES_OF(prefix, std::int64_t, Space) \
+  REDUCE_INSTANCES_OF(prefix, float, Space) REDUCE_INSTANCES_OF(prefix, double, Space)
+#if !defined(REDUCE_COMPILING_INSTANCES)
+KAPI_APPS_FOR_EACH_SPACE(REDUCE_INSTANCES, extern)
+#endif
 
 }  // namespace reduce
