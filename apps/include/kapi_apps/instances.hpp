@@ -40,10 +40,10 @@
 #define KAPI_APPS_INSTANCES_SERIAL(M, prefix)
 #endif
 
-#define KAPI_APPS_FOR_EACH_SPACE(M, prefix)                                                                       \
-  KAPI_APPS_INSTANCES_CUDA(M, prefix)                                                                             \
-  KAPI_APPS_INSTANCES_HIP(M, prefix) KAPI_APPS_INSTANCES_OPENMP(M, prefix) KAPI_APPS_INSTANCES_THREADS(M, prefix) \
-      KAPI_APPS_INSTANCES_SERIAL(M, prefix)
+#define KAPI_APPS_FOR_EACH_SPACE(M, prefix) \
+  KAPI_APPS_INSTANCES_CUDA(M, prefix)       \
+  KAPI_APPS_INSTANCES_HIP(M, prefix)        \
+  KAPI_APPS_INSTANCES_OPENMP(M, prefix) KAPI_APPS_INSTANCES_THREADS(M, prefix) KAPI_APPS_INSTANCES_SERIAL(M, prefix)
 
 // In src/instances.cpp: M(, Space) for the one space this object file compiles
 // (KAPI_APPS_INSTANCE_SPACE, a token of the list above: CUDA, HIP, OPENMP, THREADS,
