@@ -60,7 +60,8 @@ struct PlacedAccessor {
 };
 
 /// Finds the kernel's captured LocalAccessors and places them after `total` bytes of local
-/// memory (updated). `placed` are the argument accessors. `launch` names the launch's kind
+/// memory (updated). `placed` are the argument accessors; a kernel that has some may capture
+/// none (devices compile the binding form only for kernels without accessor arguments). `launch` names the launch's kind
 /// for errors; a Range launch (nd_range false) may capture none.
 template <class Kernel>
 CapturedLocals capture_local_memory(const Kernel& kernel, std::size_t& total, const PlacedAccessor* placed,
@@ -85,6 +86,10 @@ CapturedLocals capture_local_memory(const Kernel& kernel, std::size_t& total, co
         throw launch_error(
             "the kernel captures a LocalAccessor, but it is launched with a Range: local memory exists only in "
             "nd-range kernels (launch with an NdRange)");
+      if (placed_count != 0)
+        throw launch_error(
+            "the kernel takes LocalAccessor arguments and also captures a LocalAccessor: give one kernel one form, "
+            "every accessor an argument (numba-dpex's way) or every accessor captured (SYCL's way)");
       if (captured.count == CapturedLocals::capacity)
         throw launch_error("the kernel captures more than " + std::to_string(CapturedLocals::capacity) +
                            " LocalAccessors (copies included); pass the others as kernel arguments");

@@ -31,6 +31,10 @@ template <class Kernel, int N, bool Phased, class... Args>
 struct NdRangePlan {
   static constexpr bool phased = Phased;
   static constexpr bool reduces = reduction_count<Args...> > 0;
+  // Whether the launch compiles the form that binds captured LocalAccessors (a second
+  // kernel on devices): for a kernel large enough to hold one that takes none as an
+  // argument. A kernel uses one form, arguments or captures (capture_local_memory).
+  static constexpr bool may_capture = may_capture_local_memory<Kernel> && local_accessor_count<Args...> == 0;
   using Bounds = launch_bounds_of<Kernel>;
   NdRangeBody<Kernel, N, Args...> body;
   std::size_t group_size = 0;  // work-items per group

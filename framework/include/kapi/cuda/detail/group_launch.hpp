@@ -150,8 +150,7 @@ bool cuda_launch_groups_as(const Kokkos::Cuda& space, const Plan& plan, std::siz
 /// A kernel that captured LocalAccessors runs a second compiled form, which binds them.
 template <class Plan>
 bool cuda_launch_groups(const Kokkos::Cuda& space, const Plan& plan, std::size_t blocks) {
-  using Kernel = std::decay_t<decltype(plan.body.kernel)>;
-  if constexpr (may_capture_local_memory<Kernel>)
+  if constexpr (Plan::may_capture)
     if (plan.captured.count) return cuda_launch_groups_as<true>(space, plan, blocks);
   return cuda_launch_groups_as<false>(space, plan, blocks);
 }

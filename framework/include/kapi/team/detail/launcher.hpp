@@ -238,7 +238,7 @@ struct TeamLauncher {
   static std::shared_ptr<LaunchStatus> run(const ExecSpace& space,
                                            const NdRangePlan<Kernel, N, Phased, Args...>& plan) {
     // A kernel that captured LocalAccessors runs a second compiled form, which binds them.
-    if constexpr (may_capture_local_memory<Kernel>)
+    if constexpr (NdRangePlan<Kernel, N, Phased, Args...>::may_capture)
       if (plan.captured.count) return run_groups<true>(space, plan);
     return run_groups<false>(space, plan);
   }
