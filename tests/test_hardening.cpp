@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "execution_spaces.hpp"
+#include "launch_errors.hpp"
 
 namespace {
 
@@ -30,15 +31,7 @@ template <class Space>
 struct Hardening : ::testing::Test {};
 KAPI_TYPED_TEST_SUITE(Hardening);
 
-template <class F>
-std::string launch_error_of(F&& f) {
-  try {
-    f();
-  } catch (const kapi::launch_error& e) {
-    return e.what();
-  }
-  return "";
-}
+using kapi_test::launch_error_of;
 
 // Kernels below that do host-only things (throw, launch, probe stacks) are launched on
 // host spaces only; their bodies are left out of a CUDA build's device pass.

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "execution_spaces.hpp"
+#include "launch_errors.hpp"
 
 // A name at namespace scope keeps its namespaces.
 namespace sycl_names {
@@ -25,15 +26,7 @@ using ::testing::HasSubstr;
 template <class T, class Space>
 using Vec = Kokkos::View<T*, typename Space::memory_space>;
 
-template <class F>
-std::string launch_error_of(F&& f) {
-  try {
-    f();
-  } catch (const kapi::launch_error& e) {
-    return e.what();
-  }
-  return "";
-}
+using kapi_test::launch_error_of;
 
 template <class Space>
 struct SyclCaptures : ::testing::Test {};
@@ -162,19 +155,17 @@ void check_mixed_forms_rejected() {
   const std::size_t n = 64, local = 16;
   Vec<unsigned, Space> out("out", n);
   kapi::LocalAccessor<unsigned, 1> captured(local);
-  try {
-    kapi::call_kernel(
-        Space(),
-        KOKKOS_LAMBDA(kapi::NdItem<1> it, const kapi::LocalAccessor<unsigned, 1>& passed) {
-          const std::size_t l = it.get_local_id(0);
-          passed[l] = captured[l] = unsigned(l);
-          out(it.get_global_id(0)) = passed[l];
-        },
-        kapi::NdRange<1>(n, local), kapi::LocalAccessor<unsigned, 1>(local));
-    FAIL() << "a kernel with accessor arguments and a captured accessor launched";
-  } catch (const kapi::launch_error& e) {
-    EXPECT_THAT(e.what(), ::testing::HasSubstr("takes LocalAccessor arguments and also captures a LocalAccessor"));
-  }
+  EXPECT_THAT(launch_error_of([&] {
+                kapi::call_kernel(
+                    Space(),
+                    KOKKOS_LAMBDA(kapi::NdItem<1> it, const kapi::LocalAccessor<unsigned, 1>& passed) {
+                      const std::size_t l = it.get_local_id(0);
+                      passed[l] = captured[l] = unsigned(l);
+                      out(it.get_global_id(0)) = passed[l];
+                    },
+                    kapi::NdRange<1>(n, local), kapi::LocalAccessor<unsigned, 1>(local));
+              }),
+              HasSubstr("takes LocalAccessor arguments and also captures a LocalAccessor"));
 }
 TYPED_TEST(SyclCaptures, ArgumentsAndCapturesMixedAreALaunchError) { check_mixed_forms_rejected<TypeParam>(); }
 
