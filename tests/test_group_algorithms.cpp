@@ -9,8 +9,10 @@
 #include <cmath>
 #include <limits>
 #include <cstdio>
+#include <initializer_list>
 #include <random>
 #include <string>
+#include <type_traits>
 
 #include "execution_spaces.hpp"
 #include "operator_cases.hpp"
@@ -42,18 +44,27 @@ T input(OpKind k, std::size_t i) {
 // What every work-item computes, one row of `out` per algorithm.
 enum Row { reduce, inclusive, exclusive, inclusive_init, exclusive_init, reduce_init, rows };
 
-template <class T, class Op, class Space>
+// One kernel per value type (and list of operators): the operator is a run-time value,
+// and each branch calls the collectives with kapi's functor type, which selects their
+// code path and identity. Kernels that differ only by the operator would each
+// instantiate the whole launch machinery.
+template <class T, class Space, OpKind... K>
 struct GroupOps {
   Vec<T, Space> in;
   Mat<T, Space> out;
   T init;
+  OpKind op_kind;
   template <int N>
   KOKKOS_INLINE_FUNCTION void operator()(const kapi::NdItem<N>& it) const {
     const auto g = it.get_group();
     // The group's work-items in local-linear order hold consecutive inputs.
     const std::size_t i = g.get_group_linear_id() * g.get_local_linear_range() + it.get_local_linear_id();
     const T x = in(i);
-    const Op op;
+    // The same branch in every work-item of a group: op_kind is the kernel's.
+    (void)((op_kind == K && (run(g, i, x, typename KapiOp<K>::type()), true)) || ...);
+  }
+  template <class G, class Op>
+  KOKKOS_INLINE_FUNCTION void run(const G& g, std::size_t i, const T x, const Op op) const {
     out(reduce, i) = kapi::reduce_over_group(g, x, op);
     out(inclusive, i) = kapi::inclusive_scan_over_group(g, x, op);
     out(exclusive, i) = kapi::exclusive_scan_over_group(g, x, op);
@@ -62,6 +73,16 @@ struct GroupOps {
     out(reduce_init, i) = kapi::reduce_over_group(g, x, init, op);
   }
 };
+
+// The operators each value type is tested with: all for integers, no bitwise ones for
+// floating point.
+template <class T, class Space>
+using EveryOp = std::conditional_t<
+    std::is_integral_v<T>,
+    GroupOps<T, Space, OpKind::plus, OpKind::multiplies, OpKind::minimum, OpKind::maximum, OpKind::bit_and,
+             OpKind::bit_or, OpKind::bit_xor, OpKind::logical_and, OpKind::logical_or>,
+    GroupOps<T, Space, OpKind::plus, OpKind::multiplies, OpKind::minimum, OpKind::maximum, OpKind::logical_and,
+             OpKind::logical_or>>;
 
 template <class T>
 void reference(OpKind k, const std::vector<T>& in, std::size_t size, T init, std::vector<std::vector<T>>& ref) {
@@ -109,22 +130,24 @@ std::vector<T> inputs(OpKind k, std::size_t n) {
   return in;
 }
 
-template <class Space, class T, OpKind K, int N>
-void check_group_ops(const kapi::NdRange<N>& range) {
+// Instantiated per kernel (value type and list of operators), not per operator.
+template <class Space, class T, class Kernel, int N>
+void check_group_ops(OpKind k, const kapi::NdRange<N>& range) {
   const std::size_t n = range.global.size();
-  const std::vector<T> in = inputs<T>(K, n);
-  const T init = op_init<T>(K);
+  const std::vector<T> in = inputs<T>(k, n);
+  const T init = op_init<T>(k);
   auto din = kapi_test::make_view<T, Space>("in", in);
   Mat<T, Space> out("out", rows, n);
-  kapi::call_kernel(Space(), GroupOps<T, typename KapiOp<K>::type, Space>{din, out, init}, range);
-  expect_group_ops(K, in, range.local.size(), init, out);
+  kapi::call_kernel(Space(), Kernel{din, out, init, k}, range);
+  expect_group_ops(k, in, range.local.size(), init, out);
 }
 
-template <class Space, class T, OpKind... K>
-void check_ops_1d() {
+template <class Space, class T>
+void check_ops_1d(std::initializer_list<OpKind> kinds) {
   for (std::size_t size : kapi_test::group_sizes<Space>()) {
     const std::size_t groups = size >= 256 ? 2 : 5;
-    (check_group_ops<Space, T, K, 1>(kapi::NdRange<1>({groups * size}, {size})), ...);
+    for (OpKind k : kinds)
+      check_group_ops<Space, T, EveryOp<T, Space>, 1>(k, kapi::NdRange<1>({groups * size}, {size}));
   }
 }
 
@@ -135,24 +158,27 @@ KAPI_TYPED_TEST_SUITE(GroupAlgorithms);
 TYPED_TEST(GroupAlgorithms, EveryOperatorOnIntegers) {
   kapi_test::for_each_type<std::int32_t, std::int64_t, std::uint32_t, std::uint64_t>([](auto t) {
     using T = typename decltype(t)::type;
-    check_ops_1d<TypeParam, T, OpKind::plus, OpKind::multiplies, OpKind::minimum, OpKind::maximum, OpKind::bit_and,
-                 OpKind::bit_or, OpKind::bit_xor, OpKind::logical_and, OpKind::logical_or>();
+    check_ops_1d<TypeParam, T>({OpKind::plus, OpKind::multiplies, OpKind::minimum, OpKind::maximum, OpKind::bit_and,
+                                OpKind::bit_or, OpKind::bit_xor, OpKind::logical_and, OpKind::logical_or});
   });
 }
 
 TYPED_TEST(GroupAlgorithms, EveryOperatorOnFloatingPoint) {
   kapi_test::for_each_type<float, double>([](auto t) {
     using T = typename decltype(t)::type;
-    check_ops_1d<TypeParam, T, OpKind::plus, OpKind::multiplies, OpKind::minimum, OpKind::maximum, OpKind::logical_and,
-                 OpKind::logical_or>();
+    check_ops_1d<TypeParam, T>(
+        {OpKind::plus, OpKind::multiplies, OpKind::minimum, OpKind::maximum, OpKind::logical_and, OpKind::logical_or});
   });
 }
 
 // Local linear order (last dimension fastest) in 2-d and 3-d groups.
 TYPED_TEST(GroupAlgorithms, MultiDimensionalGroups) {
-  check_group_ops<TypeParam, std::int64_t, OpKind::plus, 2>(kapi::NdRange<2>({8, 32}, {4, 16}));
-  check_group_ops<TypeParam, double, OpKind::maximum, 2>(kapi::NdRange<2>({14, 9}, {7, 3}));
-  check_group_ops<TypeParam, std::uint32_t, OpKind::bit_xor, 3>(kapi::NdRange<3>({4, 6, 10}, {2, 3, 5}));
+  using S = TypeParam;
+  check_group_ops<S, std::int64_t, GroupOps<std::int64_t, S, OpKind::plus>>(OpKind::plus,
+                                                                            kapi::NdRange<2>({8, 32}, {4, 16}));
+  check_group_ops<S, double, GroupOps<double, S, OpKind::maximum>>(OpKind::maximum, kapi::NdRange<2>({14, 9}, {7, 3}));
+  check_group_ops<S, std::uint32_t, GroupOps<std::uint32_t, S, OpKind::bit_xor>>(
+      OpKind::bit_xor, kapi::NdRange<3>({4, 6, 10}, {2, 3, 5}));
 }
 
 // Fractional values: within n·ε·Σ|x| of a double-precision reference; on host backends
@@ -166,8 +192,9 @@ void check_floating_point_tolerance(std::size_t size) {
   for (auto& x : in) x = T(dist(gen));
   auto din = kapi_test::make_view<T, Space>("in", n, [&](std::size_t i) { return in[i]; });
   Mat<T, Space> out("out", rows, n), again("again", rows, n);
-  kapi::call_kernel(Space(), GroupOps<T, kapi::plus<>, Space>{din, out, T(0.5)}, kapi::NdRange<1>({n}, {size}));
-  kapi::call_kernel(Space(), GroupOps<T, kapi::plus<>, Space>{din, again, T(0.5)}, kapi::NdRange<1>({n}, {size}));
+  // The kernel of the every-operator test, with plus.
+  kapi::call_kernel(Space(), EveryOp<T, Space>{din, out, T(0.5), OpKind::plus}, kapi::NdRange<1>({n}, {size}));
+  kapi::call_kernel(Space(), EveryOp<T, Space>{din, again, T(0.5), OpKind::plus}, kapi::NdRange<1>({n}, {size}));
   auto h = kapi_test::to_host(out), h2 = kapi_test::to_host(again);
   const double eps = std::numeric_limits<T>::epsilon();
   for (std::size_t g0 = 0; g0 < n; g0 += size) {
@@ -355,8 +382,9 @@ bool launch_fits(const F& launches) {
 // Each group works on its own segment of `data` (global) or a copy of it in local memory.
 // Part 0: reductions and predicates; 1: inclusive scans; 2: exclusive scans; 3: all.
 // Devices run three kernels, each small enough in registers for 1024-work-item groups;
-// host backends one kernel that does all.
-template <class T, class Op, class Space, int Part>
+// host backends one kernel that does all. One kernel per value type: the operator is a
+// run-time value among K..., each branch calling the algorithms with kapi's functor.
+template <class T, class Space, int Part, OpKind... K>
 struct JointOps {
   Vec<T, Space> data;
   Mat<T, Space> scans;    // rows: inclusive, inclusive+init, exclusive, exclusive+init
@@ -364,6 +392,7 @@ struct JointOps {
   std::size_t len;
   T init;
   bool local_memory;
+  OpKind op_kind;
 
   KOKKOS_INLINE_FUNCTION void operator()(const kapi::NdItem<1>& it, const kapi::LocalAccessor<T, 1>& tile) const {
     const auto g = it.get_group();
@@ -374,9 +403,16 @@ struct JointOps {
       kapi::group_barrier(g);
       first = tile.get_pointer();
     }
+    // The same branch in every work-item of a group: op_kind is the kernel's.
+    (void)((op_kind == K && (run(g, first, tile, typename KapiOp<K>::type()), true)) || ...);
+  }
+
+  template <class Op>
+  KOKKOS_INLINE_FUNCTION void run(const kapi::Group<1>& g, const T* first, const kapi::LocalAccessor<T, 1>& tile,
+                                  const Op op) const {
+    const std::size_t group = g.get_group_linear_id(), l = g.impl_local_linear_id();
     const T* last = first + len;
     if constexpr (Part == 0 || Part == 3) {
-      const Op op;
       const T total = kapi::joint_reduce(g, first, last, op);
       const T total_init = kapi::joint_reduce(g, first, last, init, op);
       const bool any = kapi::joint_any_of(g, first, last, IsPositiveT());
@@ -390,16 +426,15 @@ struct JointOps {
         reduces(group, 4) = T(none);
       }
     }
-    if constexpr (Part == 1 || Part == 3) scan<true>(g, first, last, tile);
-    if constexpr (Part == 2 || Part == 3) scan<false>(g, first, last, tile);
+    if constexpr (Part == 1 || Part == 3) scan<true>(g, first, last, tile, op);
+    if constexpr (Part == 2 || Part == 3) scan<false>(g, first, last, tile, op);
   }
 
-  template <bool Inclusive>
+  template <bool Inclusive, class Op>
   KOKKOS_INLINE_FUNCTION void scan(const kapi::Group<1>& g, const T* first, const T* last,
-                                   const kapi::LocalAccessor<T, 1>& tile) const {
+                                   const kapi::LocalAccessor<T, 1>& tile, const Op op) const {
     const std::size_t group = g.get_group_linear_id(), size = g.get_local_linear_range();
     const std::size_t l = g.impl_local_linear_id();
-    const Op op;
     {
       constexpr int row = Inclusive ? 0 : 2;  // rows row (plain) and row + 1 (with init)
       T* out = &scans(row, 0) + group * len;  // scans has at least one column
@@ -473,33 +508,59 @@ void expect_joint(OpKind op, const std::vector<T>& in, std::size_t groups, std::
   }
 }
 
-template <class Space, class T, OpKind K>
-void check_joint(std::size_t size, std::size_t len, bool local_memory) {
+// The operators each value type's joint kernel takes: those the test runs it with.
+template <class T>
+struct JointCases {
+  template <class Space, int Part>
+  using Kernel = JointOps<T, Space, Part, OpKind::plus, OpKind::maximum>;
+};
+template <>
+struct JointCases<std::int32_t> {
+  template <class Space, int Part>
+  using Kernel = JointOps<std::int32_t, Space, Part, OpKind::plus, OpKind::maximum, OpKind::multiplies>;
+};
+template <>
+struct JointCases<std::int64_t> {
+  template <class Space, int Part>
+  using Kernel = JointOps<std::int64_t, Space, Part, OpKind::plus, OpKind::maximum, OpKind::logical_or>;
+};
+template <>
+struct JointCases<std::uint64_t> {
+  template <class Space, int Part>
+  using Kernel = JointOps<std::uint64_t, Space, Part, OpKind::plus, OpKind::maximum, OpKind::bit_xor>;
+};
+template <>
+struct JointCases<float> {
+  template <class Space, int Part>
+  using Kernel = JointOps<float, Space, Part, OpKind::plus, OpKind::maximum, OpKind::minimum>;
+};
+
+template <class Space, class T>
+void check_joint(OpKind k, std::size_t size, std::size_t len, bool local_memory) {
   const std::size_t groups = 3;
-  const std::vector<T> in = inputs<T>(K, groups * len);
-  const T init = op_init<T>(K);
+  const std::vector<T> in = inputs<T>(k, groups * len);
+  const T init = op_init<T>(k);
   std::vector<T> stored = in;
   stored.resize(std::max<std::size_t>(1, in.size()));  // a View of one element where there are none
   auto data = kapi_test::make_view<T, Space>("data", stored);
   Mat<T, Space> scans("scans", 4, std::max<std::size_t>(1, groups * len)), reduces("reduces", groups, 6);
-  using Op = typename KapiOp<K>::type;
   const kapi::NdRange<1> range({groups * size}, {size});
   const kapi::LocalAccessor<T, 1> tile(local_memory ? std::max<std::size_t>(1, len) : 1);
+  const auto launch = [&](auto part) {
+    using Kernel = typename JointCases<T>::template Kernel<Space, decltype(part)::value>;
+    kapi::call_kernel(Space(), Kernel{data, scans, reduces, len, init, local_memory, k}, range, tile);
+  };
   if (!launch_fits<Space>([&] {
         if constexpr (kapi::is_host_execution_space_v<Space>) {
-          kapi::call_kernel(Space(), JointOps<T, Op, Space, 3>{data, scans, reduces, len, init, local_memory}, range,
-                            tile);
+          launch(std::integral_constant<int, 3>());
         } else {
-          kapi::call_kernel(Space(), JointOps<T, Op, Space, 0>{data, scans, reduces, len, init, local_memory}, range,
-                            tile);
-          kapi::call_kernel(Space(), JointOps<T, Op, Space, 1>{data, scans, reduces, len, init, local_memory}, range,
-                            tile);
-          kapi::call_kernel(Space(), JointOps<T, Op, Space, 2>{data, scans, reduces, len, init, local_memory}, range,
-                            tile);
+          launch(std::integral_constant<int, 0>());
+          launch(std::integral_constant<int, 1>());
+          launch(std::integral_constant<int, 2>());
         }
       }))
     return;
-  expect_joint(K, in, groups, size, len, local_memory, init, scans, reduces);
+  expect_joint(k, in, groups, size, len, local_memory, init, scans, reduces);
 }
 
 TYPED_TEST(GroupAlgorithms, JointOverGlobalAndLocalMemory) {
@@ -508,13 +569,13 @@ TYPED_TEST(GroupAlgorithms, JointOverGlobalAndLocalMemory) {
       for (bool local_memory : {false, true}) {
         kapi_test::for_each_value_type([&](auto t) {
           using T = typename decltype(t)::type;
-          check_joint<TypeParam, T, OpKind::plus>(size, len, local_memory);
-          check_joint<TypeParam, T, OpKind::maximum>(size, len, local_memory);
+          check_joint<TypeParam, T>(OpKind::plus, size, len, local_memory);
+          check_joint<TypeParam, T>(OpKind::maximum, size, len, local_memory);
         });
-        check_joint<TypeParam, std::uint64_t, OpKind::bit_xor>(size, len, local_memory);
-        check_joint<TypeParam, std::int32_t, OpKind::multiplies>(size, len, local_memory);
-        check_joint<TypeParam, float, OpKind::minimum>(size, len, local_memory);
-        check_joint<TypeParam, std::int64_t, OpKind::logical_or>(size, len, local_memory);
+        check_joint<TypeParam, std::uint64_t>(OpKind::bit_xor, size, len, local_memory);
+        check_joint<TypeParam, std::int32_t>(OpKind::multiplies, size, len, local_memory);
+        check_joint<TypeParam, float>(OpKind::minimum, size, len, local_memory);
+        check_joint<TypeParam, std::int64_t>(OpKind::logical_or, size, len, local_memory);
       }
 }
 
