@@ -144,7 +144,7 @@ void check_queries() {
     Kokkos::View<std::uint64_t**, Kokkos::LayoutRight, typename Space::memory_space> out("queries", r.global.size(),
                                                                                          q_count);
     kapi::call_kernel(Space(), RecordQueries{}, r, out);
-    const auto h = kapi_test::to_host(out);
+    const auto h = kapi_test::contiguous_to_host(out);
     for (std::size_t gl = 0; gl < r.global.size(); ++gl) {
       const auto p = place(r, gl);
       // Sub-groups: runs of `sub` consecutive local linear ids, the last one partial.
@@ -196,7 +196,7 @@ void check_sub_group_barrier() {
     if (r.local.size() > kapi::max_work_group_size<Space>()) continue;
     Kokkos::View<std::uint32_t*, typename Space::memory_space> out("out", r.global.size());
     kapi::call_kernel(Space(), RotateInSubGroup{rounds}, r, out, kapi::LocalAccessor<std::uint32_t, 1>(r.local.size()));
-    const auto h = kapi_test::to_host(out);
+    const auto h = kapi_test::contiguous_to_host(out);
     // Reference: each sub-group in lockstep.
     std::vector<std::uint32_t> ref(r.global.size());
     for (std::size_t gl = 0; gl < r.global.size(); ++gl) {
@@ -364,15 +364,10 @@ void check_shuffles() {
     const std::size_t n = r.global.size(), size = r.local.size();
     const auto in = std::make_unique<T[]>(n);  // not std::vector: its bool is not a bool
     for (std::size_t i = 0; i < n; ++i) in[i] = shuffle_input<T>(i);
-    Kokkos::View<T*, typename Space::memory_space> din("in", n);
-    {
-      auto h = Kokkos::create_mirror_view(din);
-      for (std::size_t i = 0; i < n; ++i) h(i) = in[i];
-      Kokkos::deep_copy(din, h);
-    }
+    const auto din = kapi_test::device_view<T, Space>("in", n, [&](std::size_t i) { return in[i]; });
     Kokkos::View<T**, Kokkos::LayoutRight, typename Space::memory_space> out("out", shuffle_rows, n);
     kapi::call_kernel(Space(), Shuffles<T, Space>{din, out}, r);
-    const auto h = kapi_test::to_host(out);
+    const auto h = kapi_test::contiguous_to_host(out);
     for (int row = 0; row < shuffle_rows; ++row)
       for (std::size_t i = 0; i < n; ++i) {
         const SubPlace p = sub_place(i, size, sub);
@@ -434,10 +429,10 @@ TYPED_TEST(SubGroup, Votes) {
       const std::size_t phase = i / 40 % 3;
       in[i] = phase == 0 ? int(i) : phase == 1 ? -int(i) - 1 : (i % 5 == 2 ? -1 : 1);
     }
-    auto din = kapi_test::make_view<int, Space>("in", n, [&](std::size_t i) { return in[i]; });
+    auto din = kapi_test::device_view<int, Space>("in", n, [&](std::size_t i) { return in[i]; });
     Kokkos::View<int**, Kokkos::LayoutRight, typename Space::memory_space> out("out", vote_rows, n);
     kapi::call_kernel(Space(), Votes<Space>{din, out}, r);
-    const auto h = kapi_test::to_host(out);
+    const auto h = kapi_test::contiguous_to_host(out);
     for (std::size_t i = 0; i < n; ++i) {
       const SubPlace p = sub_place(i, size, sub);
       int negatives = 0;
@@ -477,24 +472,33 @@ const char* op_row_name(int r) {
 
 /// Whole = false: the algorithms over the work-item's sub-group; true: over its work-group
 /// (the device path built on the same warp primitives, partial last warps included).
-template <class T, class Op, class Space, bool Whole>
+/// One kernel per value type (and Whole): the operator is a run-time value among K..., and
+/// each branch calls the algorithms with kapi's functor type, which selects their code
+/// path and identity. Kernels that differ only by the operator would each instantiate the
+/// whole launch machinery.
+template <class T, class Space, bool Whole, OpKind... K>
 struct CollectiveOps {
   Kokkos::View<T*, typename Space::memory_space> in;
   Kokkos::View<T**, Kokkos::LayoutRight, typename Space::memory_space> out;
   T init;
+  OpKind op_kind;
   template <int N>
   KOKKOS_INLINE_FUNCTION void operator()(const kapi::NdItem<N>& it) const {
     if constexpr (Whole) {
-      run(it, it.get_group());
+      dispatch(it, it.get_group());
     } else {
-      run(it, it.get_sub_group());
+      dispatch(it, it.get_sub_group());
     }
   }
   template <int N, class Unit>
-  KOKKOS_INLINE_FUNCTION void run(const kapi::NdItem<N>& it, const Unit& unit) const {
+  KOKKOS_INLINE_FUNCTION void dispatch(const kapi::NdItem<N>& it, const Unit& unit) const {
+    // The same branch in every work-item: op_kind is the kernel's.
+    (void)((op_kind == K && (run(it, unit, typename KapiOp<K>::type()), true)) || ...);
+  }
+  template <int N, class Unit, class Op>
+  KOKKOS_INLINE_FUNCTION void run(const kapi::NdItem<N>& it, const Unit& unit, const Op op) const {
     const std::size_t i = item_index(it);
     const T x = in(i);
-    const Op op;
     out(reduce_row, i) = kapi::reduce_over_group(unit, x, op);
     out(reduce_init_row, i) = kapi::reduce_over_group(unit, x, init, op);
     out(inclusive_row, i) = kapi::inclusive_scan_over_group(unit, x, op);
@@ -509,7 +513,7 @@ struct CollectiveOps {
 template <class T, class View>
 void expect_sub_group_ops(OpKind k, bool whole, const T* in, std::size_t size, std::size_t sub, T init,
                           const View& out) {
-  const auto h = kapi_test::to_host(out);
+  const auto h = kapi_test::contiguous_to_host(out);
   const std::size_t n = h.extent(1);
   for (std::size_t i = 0; i < n; ++i) {
     const SubPlace p = sub_place(i, size, sub);
@@ -534,27 +538,30 @@ auto sub_group_inputs(OpKind k, bool whole, std::size_t n) {
   auto in = std::make_unique<T[]>(n);  // not std::vector: its bool is not a bool
   for (std::size_t i = 0; i < n; ++i)
     in[i] = op_input<T>(k, i, whole ? kapi_test::rare_in_work_groups : kapi_test::rare_in_sub_groups);
-  auto din = kapi_test::make_view<T, Space>("in", n, [&](std::size_t i) { return in[i]; });
+  auto din = kapi_test::device_view<T, Space>("in", n, [&](std::size_t i) { return in[i]; });
   return std::make_pair(std::move(in), din);
 }
 
-template <class Space, class T, OpKind K, bool Whole = false>
-void check_sub_group_ops() {
+/// Operator k with the kernel CollectiveOps<T, Space, Whole, K...>: instantiated per
+/// kernel, not per operator.
+template <class Space, class T, bool Whole, OpKind... K>
+void check_sub_group_ops(OpKind k) {
   for (const auto& r : ranges_for<1>(kapi::max_work_group_size<Space>())) {
     const std::size_t n = r.global.size(), size = r.local.size();
     const std::size_t sub = Whole ? size : expected_sub_group_size<Space>();
-    const auto [in, din] = sub_group_inputs<T, Space>(K, Whole, n);
-    const T init = op_init<T>(K);
+    const auto [in, din] = sub_group_inputs<T, Space>(k, Whole, n);
+    const T init = op_init<T>(k);
     Kokkos::View<T**, Kokkos::LayoutRight, typename Space::memory_space> out("out", op_rows, n);
-    kapi::call_kernel(Space(), CollectiveOps<T, typename KapiOp<K>::type, Space, Whole>{din, out, init}, r);
-    expect_sub_group_ops(K, Whole, in.get(), size, sub, init, out);
+    kapi::call_kernel(Space(), CollectiveOps<T, Space, Whole, K...>{din, out, init, k}, r);
+    expect_sub_group_ops(k, Whole, in.get(), size, sub, init, out);
     if (::testing::Test::HasFatalFailure()) return;
   }
 }
 
+/// Each of K... over sub-groups, in turn, with one kernel.
 template <class Space, class T, OpKind... K>
 void check_ops() {
-  (check_sub_group_ops<Space, T, K>(), ...);
+  (check_sub_group_ops<Space, T, false, K...>(K), ...);
 }
 
 TYPED_TEST(SubGroup, EveryOperatorOnIntegers) {
@@ -586,16 +593,19 @@ namespace {
 // and the others of the sub-group tests' shapes.
 TYPED_TEST(SubGroup, WorkGroupCollectivesOverPartialWarps) {
   using S = TypeParam;
-  check_sub_group_ops<S, std::int32_t, OpKind::plus, true>();
-  check_sub_group_ops<S, std::int32_t, OpKind::multiplies, true>();
-  check_sub_group_ops<S, std::int32_t, OpKind::minimum, true>();
-  check_sub_group_ops<S, std::uint64_t, OpKind::maximum, true>();
-  check_sub_group_ops<S, std::uint32_t, OpKind::bit_and, true>();
-  check_sub_group_ops<S, std::int64_t, OpKind::bit_xor, true>();
-  check_sub_group_ops<S, std::int32_t, OpKind::logical_or, true>();
-  check_sub_group_ops<S, double, OpKind::plus, true>();
-  check_sub_group_ops<S, float, OpKind::minimum, true>();
-  check_sub_group_ops<S, std::int16_t, OpKind::plus, true>();
+  // One work-group kernel per value type: int32's takes its four operators.
+  constexpr auto int32_ops =
+      check_sub_group_ops<S, std::int32_t, true, OpKind::plus, OpKind::multiplies, OpKind::minimum, OpKind::logical_or>;
+  int32_ops(OpKind::plus);
+  int32_ops(OpKind::multiplies);
+  int32_ops(OpKind::minimum);
+  check_sub_group_ops<S, std::uint64_t, true, OpKind::maximum>(OpKind::maximum);
+  check_sub_group_ops<S, std::uint32_t, true, OpKind::bit_and>(OpKind::bit_and);
+  check_sub_group_ops<S, std::int64_t, true, OpKind::bit_xor>(OpKind::bit_xor);
+  int32_ops(OpKind::logical_or);
+  check_sub_group_ops<S, double, true, OpKind::plus>(OpKind::plus);
+  check_sub_group_ops<S, float, true, OpKind::minimum>(OpKind::minimum);
+  check_sub_group_ops<S, std::int16_t, true, OpKind::plus>(OpKind::plus);
 }
 
 // Floating-point values whose sums round: every work-item of a sub-group (and of a
@@ -619,10 +629,10 @@ TYPED_TEST(SubGroup, FloatSumsAgreeAcrossTheGroup) {
     const std::size_t n = r.global.size(), size = r.local.size();
     std::vector<float> in(n);
     for (std::size_t i = 0; i < n; ++i) in[i] = float((i * 2654435761u) % 1000003u) / 1000003.0f * 2.0f - 0.7f;
-    auto din = kapi_test::make_view<float, Space>("in", n, [&](std::size_t i) { return in[i]; });
+    auto din = kapi_test::device_view<float, Space>("in", n, [&](std::size_t i) { return in[i]; });
     Kokkos::View<float**, Kokkos::LayoutRight, typename Space::memory_space> out("out", 2, n);
     kapi::call_kernel(Space(), FloatSums<Space>{din, out}, r);
-    const auto h = kapi_test::to_host(out);
+    const auto h = kapi_test::contiguous_to_host(out);
     for (int row = 0; row < 2; ++row)
       for (std::size_t i = 0; i < n; ++i) {
         const SubPlace p = sub_place(i, size, row == 0 ? sub : size);
@@ -674,10 +684,11 @@ TYPED_TEST(SubGroup, OperandsStayInLocalIdOrder) {
   const std::size_t sub = expected_sub_group_size<Space>();
   for (const auto& r : ranges_for<1>(kapi::max_work_group_size<Space>())) {
     const std::size_t n = r.global.size(), size = r.local.size();
-    auto in = kapi_test::make_view<std::int64_t, Space>("in", n, [](std::size_t i) { return std::int64_t(i) * 3 + 1; });
+    auto in =
+        kapi_test::device_view<std::int64_t, Space>("in", n, [](std::size_t i) { return std::int64_t(i) * 3 + 1; });
     Kokkos::View<std::int64_t**, Kokkos::LayoutRight, typename Space::memory_space> out("out", 5, n);
     kapi::call_kernel(Space(), OrderedOps<Space>{in, out}, r);
-    const auto h = kapi_test::to_host(out);
+    const auto h = kapi_test::contiguous_to_host(out);
     static const char* names[] = {"reduce(first)", "reduce(last)", "inclusive scan(first)", "inclusive scan(last)",
                                   "reduce(init, last)"};
     for (std::size_t i = 0; i < n; ++i) {
@@ -733,7 +744,7 @@ TYPED_TEST(SubGroup, IfOnDeviceOrHost) {
   const std::size_t n = 37;
   Kokkos::View<int*, typename Space::memory_space> out("out", n);
   kapi::call_kernel(Space(), WhichPass<Space>{out}, kapi::Range<1>(n));
-  const auto h = kapi_test::to_host(out);
+  const auto h = kapi_test::contiguous_to_host(out);
   for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(h(i), kapi::is_host_execution_space_v<Space> ? 2 : 1) << "item " << i;
 }
 
