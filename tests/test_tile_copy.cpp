@@ -14,6 +14,7 @@
 
 #include "execution_spaces.hpp"
 #include "expected_tile_layout.hpp"
+#include "value_types.hpp"
 
 namespace {
 
@@ -122,36 +123,69 @@ void check_round_trip(const Src& src, const SourceValues& values, std::size_t ro
   trip.expect(out, raw, what);
 }
 
-template <class T, int Rows, int Cols, int Items, class Layout>
-template <class Out, class Raw>
-void RoundTrip<T, Rows, Cols, Items, Layout>::expect(const Out& out, const Raw& raw, const std::string& what) const {
+/// What a round trip wrote, against what it should have, for tiles of `rows` x `cols`
+/// whose element (r, c) the layout puts at at[r * cols + c]: compiled once per value type,
+/// not per shape (the shape's compile-time values passed as run-time ones).
+struct TripShape {
+  SourceValues values;
+  std::size_t row0, col0;
+  CopyMode mode;
+  int rows, cols, width, steps, buffer_size;
+  std::size_t groups_r, groups_c, out_rows, out_cols;
+  std::vector<std::size_t> at;
+};
+
+template <class T, class Out, class Raw>
+void expect_round_trip(const TripShape& t, T sentinel, const Out& out, const Raw& raw, const std::string& what) {
   const auto expected = [&](std::size_t i, std::size_t j) {  // element (i, j) of out
-    const std::size_t si = row0 + i, sj = col0 + j;
-    return si < values.rows && sj < values.cols ? T(values.value(si, sj)) : T(0);
+    const std::size_t si = t.row0 + i, sj = t.col0 + j;
+    return si < t.values.rows && sj < t.values.cols ? T(t.values.value(si, sj)) : T(0);
   };
-  const std::string context = what + ", " + mode_name(mode) + ", block origin (" + std::to_string(row0) + ", " +
-                              std::to_string(col0) + "), " + std::to_string(sizeof(T) * 8) + "-bit, " +
-                              std::to_string(Rows) + "x" + std::to_string(Cols) + " tile, width " +
-                              std::to_string(Kernel::Copy::width);
-  auto h = kapi_test::to_host(out);
-  for (std::size_t i = 0; i < out_rows; ++i)
-    for (std::size_t j = 0; j < out_cols; ++j)
+  const std::string context = what + ", " + mode_name(t.mode) + ", block origin (" + std::to_string(t.row0) + ", " +
+                              std::to_string(t.col0) + "), " + std::to_string(sizeof(T) * 8) + "-bit, " +
+                              std::to_string(t.rows) + "x" + std::to_string(t.cols) + " tile, width " +
+                              std::to_string(t.width);
+  auto h = kapi_test::contiguous_to_host(out);
+  for (std::size_t i = 0; i < t.out_rows; ++i)
+    for (std::size_t j = 0; j < t.out_cols; ++j)
       ASSERT_EQ(h(i, j), expected(i, j)) << "out(" << i << ", " << j << "): " << context;
 
   // Every group's last buffer, element by element where the layout puts it; sentinels elsewhere.
-  auto hraw = kapi_test::to_host(raw);
-  std::vector<T> want(buffer_size);
-  for (std::size_t gr = 0; gr < groups_r; ++gr)
-    for (std::size_t gc = 0; gc < groups_c; ++gc) {
+  auto hraw = kapi_test::contiguous_to_host(raw);
+  std::vector<T> want(t.buffer_size);
+  for (std::size_t gr = 0; gr < t.groups_r; ++gr)
+    for (std::size_t gc = 0; gc < t.groups_c; ++gc) {
       std::fill(want.begin(), want.end(), sentinel);
-      for (int r = 0; r < Rows; ++r)
-        for (int c = 0; c < Cols; ++c)
-          want[Expected::at(r, c)] = expected(gr * Rows + r, (gc * steps + steps - 1) * Cols + c);
-      const std::size_t base = (gr * groups_c + gc) * buffer_size;
-      for (int e = 0; e < buffer_size; ++e)
+      for (int r = 0; r < t.rows; ++r)
+        for (int c = 0; c < t.cols; ++c)
+          want[t.at[std::size_t(r) * t.cols + c]] =
+              expected(gr * t.rows + r, (gc * t.steps + t.steps - 1) * t.cols + c);
+      const std::size_t base = (gr * t.groups_c + gc) * t.buffer_size;
+      for (int e = 0; e < t.buffer_size; ++e)
         ASSERT_EQ(hraw(base + e), want[e])
             << "local memory element " << e << " of group (" << gr << ", " << gc << "): " << context;
     }
+}
+
+template <class T, int Rows, int Cols, int Items, class Layout>
+template <class Out, class Raw>
+void RoundTrip<T, Rows, Cols, Items, Layout>::expect(const Out& out, const Raw& raw, const std::string& what) const {
+  TripShape t{values, row0,        col0,     mode,     Rows,     Cols,     Kernel::Copy::width,
+              steps,  buffer_size, groups_r, groups_c, out_rows, out_cols, {}};
+  t.at.resize(std::size_t(Rows) * Cols);
+  for (int r = 0; r < Rows; ++r)
+    for (int c = 0; c < Cols; ++c) t.at[std::size_t(r) * Cols + c] = Expected::at(r, c);
+  expect_round_trip<T>(t, sentinel, out, raw, what);
+}
+
+// A source View filled with values.value(i, j): compiled per View type, not per shape.
+template <class View>
+void fill(const View& view, const SourceValues& values) {
+  using T = typename View::value_type;
+  auto h = Kokkos::create_mirror_view(view);
+  for (std::size_t i = 0; i < h.extent(0); ++i)
+    for (std::size_t j = 0; j < h.extent(1); ++j) h(i, j) = T(values.value(i, j));
+  Kokkos::deep_copy(view, h);
 }
 
 /// Every mode and kind of source View, with blocks inside the View and hanging over its
@@ -161,12 +195,6 @@ void check_tile_copy() {
   using Memory = typename Space::memory_space;
   using Copy = kapi::TileCopy<T, Rows, Cols, Items, Layout>;
   const std::size_t rows = 2 * Rows + 3, cols = 2 * Cols + 1;
-  const auto fill = [](auto& view, const SourceValues& values) {
-    auto h = Kokkos::create_mirror_view(view);
-    for (std::size_t i = 0; i < h.extent(0); ++i)
-      for (std::size_t j = 0; j < h.extent(1); ++j) h(i, j) = T(values.value(i, j));
-    Kokkos::deep_copy(view, h);
-  };
 
   // LayoutRight, 16-byte aligned rows when cols allows: the vector path.
   Kokkos::View<T**, Kokkos::LayoutRight, Memory> right("right", rows, cols * Copy::width);
