@@ -38,7 +38,7 @@ KOKKOS_INLINE_FUNCTION T value_of(std::size_t i) {
 
 template <class T, class Space>
 Vec<T, Space> filled(const char* label, std::size_t n, T value) {
-  return kapi_test::device_view<T, Space>(label, n, [value](std::size_t) { return value; });
+  return kapi_test::make_view<T, Space>(label, n, [value](std::size_t) { return value; });
 }
 
 // The launches every contention test runs: a Range, and nd-ranges of each group size
@@ -114,11 +114,11 @@ template <class Space, class T>
 void check_add_sub(const Launch& l) {
   const std::size_t n = items_for(l), nbins = 7;
   auto bins = filled<T, Space>("bins", nbins, T(0));
-  auto counter = kapi_test::device_view<T, Space>("counter", 2, [n](std::size_t i) { return i == 0 ? T(0) : T(n); });
+  auto counter = kapi_test::make_view<T, Space>("counter", 2, [n](std::size_t i) { return i == 0 ? T(0) : T(n); });
   Vec<T, Space> add_olds("add_olds", n), sub_olds("sub_olds", n);
   run<Space>(l, n, contended<T, Space>(AddSub<T, Space>{bins, counter, add_olds, sub_olds}, l.barriers));
-  auto hb = kapi_test::contiguous_to_host(bins);
-  auto hc = kapi_test::contiguous_to_host(counter);
+  auto hb = kapi_test::to_host(bins);
+  auto hc = kapi_test::to_host(counter);
   const auto what = describe(l) + ", " + kapi_test::type_name<T>();
   for (std::size_t b = 0; b < nbins; ++b) {
     const std::size_t hits = n / nbins + (b < n % nbins ? 1 : 0);
@@ -127,7 +127,7 @@ void check_add_sub(const Launch& l) {
   EXPECT_EQ(hc(0), T(n)) << what;
   EXPECT_EQ(hc(1), T(0)) << what;
   // Each old value is seen by exactly one work-item.
-  auto ha = kapi_test::contiguous_to_host(add_olds), hs = kapi_test::contiguous_to_host(sub_olds);
+  auto ha = kapi_test::to_host(add_olds), hs = kapi_test::to_host(sub_olds);
   std::vector<T> a(ha.data(), ha.data() + n), s(hs.data(), hs.data() + n);
   std::sort(a.begin(), a.end());
   std::sort(s.begin(), s.end());
@@ -151,17 +151,17 @@ struct MinMax {
 template <class Space, class T>
 void check_min_max(const Launch& l) {
   const std::size_t n = items_for(l);
-  auto extremes = kapi_test::device_view<T, Space>(
+  auto extremes = kapi_test::make_view<T, Space>(
       "extremes", 2, [](std::size_t i) { return i == 0 ? kapi::detail::highest<T>() : kapi::detail::lowest<T>(); });
   Vec<T, Space> min_olds("min_olds", n), max_olds("max_olds", n);
   run<Space>(l, n, contended<T, Space>(MinMax<T, Space>{extremes, min_olds, max_olds}, l.barriers));
   T lo = value_of<T>(0), hi = value_of<T>(0);
   for (std::size_t g = 1; g < n; ++g) lo = std::min(lo, value_of<T>(g)), hi = std::max(hi, value_of<T>(g));
-  auto he = kapi_test::contiguous_to_host(extremes);
+  auto he = kapi_test::to_host(extremes);
   const auto what = describe(l) + ", " + kapi_test::type_name<T>();
   EXPECT_EQ(he(0), lo) << what;
   EXPECT_EQ(he(1), hi) << what;
-  auto hmin = kapi_test::contiguous_to_host(min_olds), hmax = kapi_test::contiguous_to_host(max_olds);
+  auto hmin = kapi_test::to_host(min_olds), hmax = kapi_test::to_host(max_olds);
   std::size_t saw_initial_min = 0, saw_initial_max = 0;
   for (std::size_t g = 0; g < n; ++g) {
     ASSERT_GE(hmin(g), lo) << what;  // an old value is a running minimum: never below the final one
@@ -233,13 +233,13 @@ void check_min_max_special_values() {
       {T(-1), -T(0), false, -T(0)},
   };
   const std::size_t n = cases.size();
-  auto cells = kapi_test::device_view<T, Space>("cells", n, [&](std::size_t c) { return cases[c].stored; });
-  auto operands = kapi_test::device_view<T, Space>("operands", n, [&](std::size_t c) { return cases[c].operand; });
-  auto is_min = kapi_test::device_view<int, Space>("is_min", n, [&](std::size_t c) { return int(cases[c].min); });
+  auto cells = kapi_test::make_view<T, Space>("cells", n, [&](std::size_t c) { return cases[c].stored; });
+  auto operands = kapi_test::make_view<T, Space>("operands", n, [&](std::size_t c) { return cases[c].operand; });
+  auto is_min = kapi_test::make_view<int, Space>("is_min", n, [&](std::size_t c) { return int(cases[c].min); });
   Vec<T, Space> olds("olds", n);
   kapi::call_kernel(Space(), MinMaxCases<T, Space>{cells, operands, olds, is_min}, kapi::Range<1>(n));
-  auto hc = kapi_test::contiguous_to_host(cells);
-  auto ho = kapi_test::contiguous_to_host(olds);
+  auto hc = kapi_test::to_host(cells);
+  auto ho = kapi_test::to_host(olds);
   for (std::size_t c = 0; c < n; ++c) {
     const Case& k = cases[c];
     const std::string what = std::string(k.min ? "fetch_min(" : "fetch_max(") + std::to_string(k.operand) + ") on " +
@@ -267,7 +267,7 @@ template <class Space, class T>
 void check_min_max_with_nan(const Launch& l) {
   const std::size_t n = items_for(l);
   const T inf = std::numeric_limits<T>::infinity();
-  auto cells = kapi_test::device_view<T, Space>("cells", 3, [inf](std::size_t i) {
+  auto cells = kapi_test::make_view<T, Space>("cells", 3, [inf](std::size_t i) {
     return i == 0 ? inf : i == 1 ? -inf : std::numeric_limits<T>::quiet_NaN();
   });
   Vec<T, Space> min_olds("min_olds", n), max_olds("max_olds", n), nan_olds("nan_olds", n);
@@ -275,13 +275,12 @@ void check_min_max_with_nan(const Launch& l) {
   T lo = inf, hi = -inf;
   for (std::size_t g = 1; g < n; ++g)
     if (g % 3) lo = std::min(lo, value_of<T>(g)), hi = std::max(hi, value_of<T>(g));
-  auto hc = kapi_test::contiguous_to_host(cells);
+  auto hc = kapi_test::to_host(cells);
   const auto what = describe(l) + ", " + kapi_test::type_name<T>();
   EXPECT_EQ(hc(0), lo) << what;
   EXPECT_EQ(hc(1), hi) << what;
   EXPECT_TRUE(std::isnan(hc(2))) << what;
-  auto hmin = kapi_test::contiguous_to_host(min_olds), hmax = kapi_test::contiguous_to_host(max_olds),
-       hnan = kapi_test::contiguous_to_host(nan_olds);
+  auto hmin = kapi_test::to_host(min_olds), hmax = kapi_test::to_host(max_olds), hnan = kapi_test::to_host(nan_olds);
   for (std::size_t g = 0; g < n; ++g) {
     ASSERT_GE(hmin(g), lo) << "work-item " << g << " got " << hmin(g) << ", " << what;  // false for NaN too
     ASSERT_LE(hmax(g), hi) << "work-item " << g << " got " << hmax(g) << ", " << what;
@@ -308,11 +307,11 @@ struct Bitwise {
 template <class Space, class T>
 void check_bitwise(const Launch& l) {
   const std::size_t n = items_for(l);
-  auto words = kapi_test::device_view<T, Space>("words", 6, [](std::size_t i) { return i % 3 == 1 ? T(~T(0)) : T(0); });
+  auto words = kapi_test::make_view<T, Space>("words", 6, [](std::size_t i) { return i % 3 == 1 ? T(~T(0)) : T(0); });
   run<Space>(l, n, contended<T, Space>(Bitwise<T, Space>{words}, l.barriers));
   T x = 0;
   for (std::size_t g = 0; g < n; ++g) x ^= value_of<T>(g);
-  auto h = kapi_test::contiguous_to_host(words);
+  auto h = kapi_test::to_host(words);
   const auto what = describe(l) + ", " + kapi_test::type_name<T>();
   for (int k : {0, 3}) EXPECT_EQ(h(k), T(~T(0))) << "or, " << what;
   for (int k : {1, 4}) EXPECT_EQ(h(k), T(0)) << "and, " << what;
@@ -352,11 +351,11 @@ struct ExchangeAndCas {
 template <class Space, class T>
 void check_exchange_cas(const Launch& l) {
   const std::size_t n = items_for(l);
-  auto cells = kapi_test::device_view<T, Space>("cells", 2, [n](std::size_t i) { return i == 0 ? T(n + 1) : T(0); });
+  auto cells = kapi_test::make_view<T, Space>("cells", 2, [n](std::size_t i) { return i == 0 ? T(n + 1) : T(0); });
   Vec<T, Space> exchange_olds("exchange_olds", n), cas_olds("cas_olds", n);
   run<Space>(l, n, contended<T, Space>(ExchangeAndCas<T, Space>{cells, exchange_olds, cas_olds}, l.barriers));
-  auto hc = kapi_test::contiguous_to_host(cells);
-  auto he = kapi_test::contiguous_to_host(exchange_olds), hcas = kapi_test::contiguous_to_host(cas_olds);
+  auto hc = kapi_test::to_host(cells);
+  auto he = kapi_test::to_host(exchange_olds), hcas = kapi_test::to_host(cas_olds);
   const auto what = describe(l) + ", " + kapi_test::type_name<T>();
   // exchange: the old values and the final value are the initial value and every work-item's.
   std::vector<T> seen(he.data(), he.data() + n);
@@ -409,7 +408,7 @@ void check_single_semantics() {
   Vec<T, Space> cell("cell", 1);
   Vec<int, Space> ok("ok", 32);
   kapi::call_kernel(Space(), SingleSemantics<T, Space>{cell, ok}, kapi::Range<1>(1));
-  auto h = kapi_test::contiguous_to_host(ok);
+  auto h = kapi_test::to_host(ok);
   for (int k = 0; k < 32 && h(k) != -1; ++k) EXPECT_EQ(h(k), 1) << "check " << k << ", " << kapi_test::type_name<T>();
 }
 
@@ -432,9 +431,9 @@ struct Ordered {
 template <class Space, class T, MemoryOrder Order>
 void check_order(const Launch& l) {
   const std::size_t n = items_for(l);
-  auto counter = kapi_test::device_view<T, Space>("counter", 3, [n](std::size_t i) { return i == 2 ? T(n) : T(0); });
+  auto counter = kapi_test::make_view<T, Space>("counter", 3, [n](std::size_t i) { return i == 2 ? T(n) : T(0); });
   run<Space>(l, n, contended<T, Space>(Ordered<T, Space>{counter, Order}, l.barriers));
-  auto h = kapi_test::contiguous_to_host(counter);
+  auto h = kapi_test::to_host(counter);
   EXPECT_EQ(h(0), T(n)) << describe(l);
   EXPECT_EQ(h(1), T(n)) << describe(l);
   EXPECT_EQ(h(2), T(0)) << describe(l);
@@ -528,7 +527,7 @@ void check_local_histogram(std::size_t local_size) {
                     kapi::LocalAccessor<T, 1>(bins));
   std::vector<std::size_t> ref(bins, 0);
   for (std::size_t g = 0; g < n; ++g) ++ref[(g * 7) % bins], ++ref[(g * 3) % bins];
-  auto h = kapi_test::contiguous_to_host(hist);
+  auto h = kapi_test::to_host(hist);
   for (std::size_t b = 0; b < bins; ++b)
     ASSERT_EQ(h(b), T(ref[b])) << "bin " << b << ", group size " << local_size << ", " << kapi_test::type_name<T>();
 }
@@ -551,7 +550,7 @@ void check_store_load(std::size_t local_size) {
   const std::size_t n = 4 * local_size;
   Vec<T, Space> cells("cells", n), seen("seen", n);
   kapi::call_kernel(Space(), StoreLoad<T, Space>{cells, seen}, kapi::NdRange<1>({n}, {local_size}));
-  auto h = kapi_test::contiguous_to_host(seen);
+  auto h = kapi_test::to_host(seen);
   for (std::size_t g = 0; g < n; ++g) {
     const std::size_t l = g % local_size, neighbour = g - l + (l + 1) % local_size;
     ASSERT_EQ(h(g), value_of<T>(neighbour)) << "work-item " << g << ", group size " << local_size;

@@ -113,7 +113,7 @@ void expect_group_ops(OpKind k, const std::vector<T>& in, std::size_t size, T in
   const std::size_t n = in.size();
   std::vector<std::vector<T>> ref;
   reference(k, in, size, init, ref);
-  auto h = kapi_test::contiguous_to_host(out);
+  auto h = kapi_test::to_host(out);
   static const char* row_names[] = {"reduce",         "inclusive",      "exclusive",
                                     "inclusive+init", "exclusive+init", "reduce+init"};
   for (int r = 0; r < rows; ++r)
@@ -136,7 +136,7 @@ void check_group_ops(OpKind k, const kapi::NdRange<N>& range) {
   const std::size_t n = range.global.size();
   const std::vector<T> in = inputs<T>(k, n);
   const T init = op_init<T>(k);
-  auto din = kapi_test::device_view<T, Space>("in", in);
+  auto din = kapi_test::make_view<T, Space>("in", in);
   Mat<T, Space> out("out", rows, n);
   kapi::call_kernel(Space(), Kernel{din, out, init, k}, range);
   expect_group_ops(k, in, range.local.size(), init, out);
@@ -190,12 +190,12 @@ void check_floating_point_tolerance(std::size_t size) {
   std::uniform_real_distribution<double> dist(-1.0, 1.0);
   std::vector<T> in(n);
   for (auto& x : in) x = T(dist(gen));
-  auto din = kapi_test::device_view<T, Space>("in", n, [&](std::size_t i) { return in[i]; });
+  auto din = kapi_test::make_view<T, Space>("in", n, [&](std::size_t i) { return in[i]; });
   Mat<T, Space> out("out", rows, n), again("again", rows, n);
   // The kernel of the every-operator test, with plus.
   kapi::call_kernel(Space(), EveryOp<T, Space>{din, out, T(0.5), OpKind::plus}, kapi::NdRange<1>({n}, {size}));
   kapi::call_kernel(Space(), EveryOp<T, Space>{din, again, T(0.5), OpKind::plus}, kapi::NdRange<1>({n}, {size}));
-  auto h = kapi_test::contiguous_to_host(out), h2 = kapi_test::contiguous_to_host(again);
+  auto h = kapi_test::to_host(out), h2 = kapi_test::to_host(again);
   const double eps = std::numeric_limits<T>::epsilon();
   for (std::size_t g0 = 0; g0 < n; g0 += size) {
     double total = 0, abs_total = 0, running = 0;
@@ -245,10 +245,10 @@ struct Broadcast {
 template <class Space, class T>
 void check_broadcast(std::size_t size) {
   const std::size_t n = 4 * size;
-  auto in = kapi_test::device_view<T, Space>("in", n, [](std::size_t i) { return input<T>(OpKind::maximum, i); });
+  auto in = kapi_test::make_view<T, Space>("in", n, [](std::size_t i) { return input<T>(OpKind::maximum, i); });
   Mat<T, Space> out("out", 3, n);
   kapi::call_kernel(Space(), Broadcast<T, Space>{in, out}, kapi::NdRange<1>({n}, {size}));
-  auto h = kapi_test::contiguous_to_host(out);
+  auto h = kapi_test::to_host(out);
   for (std::size_t i = 0; i < n; ++i) {
     const std::size_t g0 = i - i % size;
     ASSERT_EQ(h(0, i), input<T>(OpKind::maximum, g0)) << "from 0, size " << size;
@@ -301,7 +301,7 @@ void check_broadcast_outside() {
       } else {
         EXPECT_EQ(message, "") << what;
       }
-      auto h = kapi_test::contiguous_to_host(out);
+      auto h = kapi_test::to_host(out);
       for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(h(i), int(i + i - i % size)) << what << ", work-item " << i;
     }
   }
@@ -348,7 +348,7 @@ TYPED_TEST(GroupAlgorithms, AnyAllNone) {
     const std::size_t n = 8 * size;
     Mat<int, TypeParam> out("out", 6, n);
     kapi::call_kernel(TypeParam(), Predicates<TypeParam>{out}, kapi::NdRange<1>({n}, {size}));
-    auto h = kapi_test::contiguous_to_host(out);
+    auto h = kapi_test::to_host(out);
     for (std::size_t i = 0; i < n; ++i) {
       const int p = int((i / size) % 4);
       bool any = false, all = true;
@@ -480,8 +480,8 @@ struct JointOps {
 template <class T, class View>
 void expect_joint(OpKind op, const std::vector<T>& in, std::size_t groups, std::size_t size, std::size_t len,
                   bool local_memory, T init, const View& scans, const View& reduces) {
-  auto hs = kapi_test::contiguous_to_host(scans);
-  auto hr = kapi_test::contiguous_to_host(reduces);
+  auto hs = kapi_test::to_host(scans);
+  auto hr = kapi_test::to_host(reduces);
   const std::string what = std::string(op_name(op)) + " on " + kapi_test::type_name<T>() + ", group size " +
                            std::to_string(size) + ", length " + std::to_string(len) +
                            (local_memory ? ", local memory" : ", global memory");
@@ -542,7 +542,7 @@ void check_joint(OpKind k, std::size_t size, std::size_t len, bool local_memory)
   const T init = op_init<T>(k);
   std::vector<T> stored = in;
   stored.resize(std::max<std::size_t>(1, in.size()));  // a View of one element where there are none
-  auto data = kapi_test::device_view<T, Space>("data", stored);
+  auto data = kapi_test::make_view<T, Space>("data", stored);
   Mat<T, Space> scans("scans", 4, std::max<std::size_t>(1, groups * len)), reduces("reduces", groups, 6);
   const kapi::NdRange<1> range({groups * size}, {size});
   const kapi::LocalAccessor<T, 1> tile(local_memory ? std::max<std::size_t>(1, len) : 1);
@@ -612,7 +612,7 @@ TYPED_TEST(GroupAlgorithms, CollectivesAmongBarriersAndLocalMemory) {
     Vec<std::uint64_t, TypeParam> out("out", n);
     kapi::call_kernel(TypeParam(), Mixed<TypeParam>{out, rounds}, kapi::NdRange<1>({n}, {size}),
                       kapi::LocalAccessor<std::uint64_t, 1>(size));
-    auto h = kapi_test::contiguous_to_host(out);
+    auto h = kapi_test::to_host(out);
     for (std::size_t g = 0; g < groups; ++g) {
       std::vector<std::uint64_t> v(size), s(size), next(size);
       for (std::size_t l = 0; l < size; ++l) v[l] = (g * size + l) * 2654435761u % 1000;

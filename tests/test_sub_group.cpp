@@ -144,7 +144,7 @@ void check_queries() {
     Kokkos::View<std::uint64_t**, Kokkos::LayoutRight, typename Space::memory_space> out("queries", r.global.size(),
                                                                                          q_count);
     kapi::call_kernel(Space(), RecordQueries{}, r, out);
-    const auto h = kapi_test::contiguous_to_host(out);
+    const auto h = kapi_test::to_host(out);
     for (std::size_t gl = 0; gl < r.global.size(); ++gl) {
       const auto p = place(r, gl);
       // Sub-groups: runs of `sub` consecutive local linear ids, the last one partial.
@@ -196,7 +196,7 @@ void check_sub_group_barrier() {
     if (r.local.size() > kapi::max_work_group_size<Space>()) continue;
     Kokkos::View<std::uint32_t*, typename Space::memory_space> out("out", r.global.size());
     kapi::call_kernel(Space(), RotateInSubGroup{rounds}, r, out, kapi::LocalAccessor<std::uint32_t, 1>(r.local.size()));
-    const auto h = kapi_test::contiguous_to_host(out);
+    const auto h = kapi_test::to_host(out);
     // Reference: each sub-group in lockstep.
     std::vector<std::uint32_t> ref(r.global.size());
     for (std::size_t gl = 0; gl < r.global.size(); ++gl) {
@@ -364,10 +364,10 @@ void check_shuffles() {
     const std::size_t n = r.global.size(), size = r.local.size();
     const auto in = std::make_unique<T[]>(n);  // not std::vector: its bool is not a bool
     for (std::size_t i = 0; i < n; ++i) in[i] = shuffle_input<T>(i);
-    const auto din = kapi_test::device_view<T, Space>("in", n, [&](std::size_t i) { return in[i]; });
+    const auto din = kapi_test::make_view<T, Space>("in", n, [&](std::size_t i) { return in[i]; });
     Kokkos::View<T**, Kokkos::LayoutRight, typename Space::memory_space> out("out", shuffle_rows, n);
     kapi::call_kernel(Space(), Shuffles<T, Space>{din, out}, r);
-    const auto h = kapi_test::contiguous_to_host(out);
+    const auto h = kapi_test::to_host(out);
     for (int row = 0; row < shuffle_rows; ++row)
       for (std::size_t i = 0; i < n; ++i) {
         const SubPlace p = sub_place(i, size, sub);
@@ -429,10 +429,10 @@ TYPED_TEST(SubGroup, Votes) {
       const std::size_t phase = i / 40 % 3;
       in[i] = phase == 0 ? int(i) : phase == 1 ? -int(i) - 1 : (i % 5 == 2 ? -1 : 1);
     }
-    auto din = kapi_test::device_view<int, Space>("in", n, [&](std::size_t i) { return in[i]; });
+    auto din = kapi_test::make_view<int, Space>("in", n, [&](std::size_t i) { return in[i]; });
     Kokkos::View<int**, Kokkos::LayoutRight, typename Space::memory_space> out("out", vote_rows, n);
     kapi::call_kernel(Space(), Votes<Space>{din, out}, r);
-    const auto h = kapi_test::contiguous_to_host(out);
+    const auto h = kapi_test::to_host(out);
     for (std::size_t i = 0; i < n; ++i) {
       const SubPlace p = sub_place(i, size, sub);
       int negatives = 0;
@@ -513,7 +513,7 @@ struct CollectiveOps {
 template <class T, class View>
 void expect_sub_group_ops(OpKind k, bool whole, const T* in, std::size_t size, std::size_t sub, T init,
                           const View& out) {
-  const auto h = kapi_test::contiguous_to_host(out);
+  const auto h = kapi_test::to_host(out);
   const std::size_t n = h.extent(1);
   for (std::size_t i = 0; i < n; ++i) {
     const SubPlace p = sub_place(i, size, sub);
@@ -538,7 +538,7 @@ auto sub_group_inputs(OpKind k, bool whole, std::size_t n) {
   auto in = std::make_unique<T[]>(n);  // not std::vector: its bool is not a bool
   for (std::size_t i = 0; i < n; ++i)
     in[i] = op_input<T>(k, i, whole ? kapi_test::rare_in_work_groups : kapi_test::rare_in_sub_groups);
-  auto din = kapi_test::device_view<T, Space>("in", n, [&](std::size_t i) { return in[i]; });
+  auto din = kapi_test::make_view<T, Space>("in", n, [&](std::size_t i) { return in[i]; });
   return std::make_pair(std::move(in), din);
 }
 
@@ -629,10 +629,10 @@ TYPED_TEST(SubGroup, FloatSumsAgreeAcrossTheGroup) {
     const std::size_t n = r.global.size(), size = r.local.size();
     std::vector<float> in(n);
     for (std::size_t i = 0; i < n; ++i) in[i] = float((i * 2654435761u) % 1000003u) / 1000003.0f * 2.0f - 0.7f;
-    auto din = kapi_test::device_view<float, Space>("in", n, [&](std::size_t i) { return in[i]; });
+    auto din = kapi_test::make_view<float, Space>("in", n, [&](std::size_t i) { return in[i]; });
     Kokkos::View<float**, Kokkos::LayoutRight, typename Space::memory_space> out("out", 2, n);
     kapi::call_kernel(Space(), FloatSums<Space>{din, out}, r);
-    const auto h = kapi_test::contiguous_to_host(out);
+    const auto h = kapi_test::to_host(out);
     for (int row = 0; row < 2; ++row)
       for (std::size_t i = 0; i < n; ++i) {
         const SubPlace p = sub_place(i, size, row == 0 ? sub : size);
@@ -684,11 +684,10 @@ TYPED_TEST(SubGroup, OperandsStayInLocalIdOrder) {
   const std::size_t sub = expected_sub_group_size<Space>();
   for (const auto& r : ranges_for<1>(kapi::max_work_group_size<Space>())) {
     const std::size_t n = r.global.size(), size = r.local.size();
-    auto in =
-        kapi_test::device_view<std::int64_t, Space>("in", n, [](std::size_t i) { return std::int64_t(i) * 3 + 1; });
+    auto in = kapi_test::make_view<std::int64_t, Space>("in", n, [](std::size_t i) { return std::int64_t(i) * 3 + 1; });
     Kokkos::View<std::int64_t**, Kokkos::LayoutRight, typename Space::memory_space> out("out", 5, n);
     kapi::call_kernel(Space(), OrderedOps<Space>{in, out}, r);
-    const auto h = kapi_test::contiguous_to_host(out);
+    const auto h = kapi_test::to_host(out);
     static const char* names[] = {"reduce(first)", "reduce(last)", "inclusive scan(first)", "inclusive scan(last)",
                                   "reduce(init, last)"};
     for (std::size_t i = 0; i < n; ++i) {
@@ -744,7 +743,7 @@ TYPED_TEST(SubGroup, IfOnDeviceOrHost) {
   const std::size_t n = 37;
   Kokkos::View<int*, typename Space::memory_space> out("out", n);
   kapi::call_kernel(Space(), WhichPass<Space>{out}, kapi::Range<1>(n));
-  const auto h = kapi_test::contiguous_to_host(out);
+  const auto h = kapi_test::to_host(out);
   for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(h(i), kapi::is_host_execution_space_v<Space> ? 2 : 1) << "item " << i;
 }
 

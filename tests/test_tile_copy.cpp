@@ -145,13 +145,13 @@ void expect_round_trip(const TripShape& t, T sentinel, const Out& out, const Raw
                               std::to_string(t.col0) + "), " + std::to_string(sizeof(T) * 8) + "-bit, " +
                               std::to_string(t.rows) + "x" + std::to_string(t.cols) + " tile, width " +
                               std::to_string(t.width);
-  auto h = kapi_test::contiguous_to_host(out);
+  auto h = kapi_test::to_host(out);
   for (std::size_t i = 0; i < t.out_rows; ++i)
     for (std::size_t j = 0; j < t.out_cols; ++j)
       ASSERT_EQ(h(i, j), expected(i, j)) << "out(" << i << ", " << j << "): " << context;
 
   // Every group's last buffer, element by element where the layout puts it; sentinels elsewhere.
-  auto hraw = kapi_test::contiguous_to_host(raw);
+  auto hraw = kapi_test::to_host(raw);
   std::vector<T> want(t.buffer_size);
   for (std::size_t gr = 0; gr < t.groups_r; ++gr)
     for (std::size_t gc = 0; gc < t.groups_c; ++gc) {
