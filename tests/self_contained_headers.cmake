@@ -5,23 +5,7 @@
 # guard or #pragma once), and nothing else, compiled with kapi::kapi's flags and the
 # project's warnings. The list is globbed when CMake configures (CONFIGURE_DEPENDS: a new
 # or moved header is picked up by the next build), so it needs no upkeep.
-#
-# Part of every test build (KAPI_CHECK_HEADERS, ON by default). OFF by default in sanitizer
-# builds, which would compile the same thing again, and in device compile checks
-# (KAPI_COMPILE_CHECK), where each unit costs nvcc or hipcc a front end and device passes
-# while the host builds check the same includes and the tests' units compile every
-# header's device code. The threads preset turns it off too: the openmp configuration
-# compiles the same headers with the same compiler.
-if(KAPI_SANITIZE OR KAPI_COMPILE_CHECK)
-  set(kapi_check_headers_default OFF)
-else()
-  set(kapi_check_headers_default ON)
-endif()
-option(KAPI_CHECK_HEADERS "Compile every public kapi header alone (target kapi_self_contained_headers)"
-       ${kapi_check_headers_default})
-if(NOT KAPI_CHECK_HEADERS)
-  return()
-endif()
+# Part of the source checks (KAPI_CHECK_SOURCES, tests/CMakeLists.txt).
 
 set(kapi_headers_root ${PROJECT_SOURCE_DIR}/framework/include)
 file(GLOB_RECURSE kapi_public_headers CONFIGURE_DEPENDS RELATIVE ${kapi_headers_root}
