@@ -54,6 +54,15 @@ struct KapiOp<OpKind::logical_or> {
   using type = kapi::logical_or<>;
 };
 
+/// Calls f with kapi's functor for `kind`, the one of K... that equals it (nothing when none
+/// does): a kernel takes its operator as a run-time value, one kernel for several
+/// operators, and still calls the collectives with kapi's functor types, which select
+/// their code paths and identities. The same branch in every work-item of a launch.
+template <OpKind... K, class F>
+KOKKOS_INLINE_FUNCTION void with_kapi_op(OpKind kind, const F& f) {
+  (void)((kind == K && (f(typename KapiOp<K>::type()), true)) || ...);
+}
+
 inline const char* op_name(OpKind k) {
   static const char* names[] = {"plus",   "multiplies", "minimum",     "maximum",   "bit_and",
                                 "bit_or", "bit_xor",    "logical_and", "logical_or"};

@@ -27,7 +27,6 @@ using Mat = Kokkos::View<T**, Kokkos::LayoutRight, typename Space::memory_space>
 
 // ------------------------------------------------------------- the reference operators
 
-using kapi_test::KapiOp;
 using kapi_test::op_init;
 using kapi_test::op_input;
 using kapi_test::op_name;
@@ -60,8 +59,7 @@ struct GroupOps {
     // The group's work-items in local-linear order hold consecutive inputs.
     const std::size_t i = g.get_group_linear_id() * g.get_local_linear_range() + it.get_local_linear_id();
     const T x = in(i);
-    // The same branch in every work-item of a group: op_kind is the kernel's.
-    (void)((op_kind == K && (run(g, i, x, typename KapiOp<K>::type()), true)) || ...);
+    kapi_test::with_kapi_op<K...>(op_kind, [&](auto op) { run(g, i, x, op); });
   }
   template <class G, class Op>
   KOKKOS_INLINE_FUNCTION void run(const G& g, std::size_t i, const T x, const Op op) const {
@@ -403,8 +401,7 @@ struct JointOps {
       kapi::group_barrier(g);
       first = tile.get_pointer();
     }
-    // The same branch in every work-item of a group: op_kind is the kernel's.
-    (void)((op_kind == K && (run(g, first, tile, typename KapiOp<K>::type()), true)) || ...);
+    kapi_test::with_kapi_op<K...>(op_kind, [&](auto op) { run(g, first, tile, op); });
   }
 
   template <class Op>

@@ -448,7 +448,6 @@ TYPED_TEST(SubGroup, Votes) {
 
 // ------------------------------------------------------------- reductions and scans
 
-using kapi_test::KapiOp;
 using kapi_test::op_init;
 using kapi_test::op_input;
 using kapi_test::op_name;
@@ -492,8 +491,7 @@ struct CollectiveOps {
   }
   template <int N, class Unit>
   KOKKOS_INLINE_FUNCTION void dispatch(const kapi::NdItem<N>& it, const Unit& unit) const {
-    // The same branch in every work-item: op_kind is the kernel's.
-    (void)((op_kind == K && (run(it, unit, typename KapiOp<K>::type()), true)) || ...);
+    kapi_test::with_kapi_op<K...>(op_kind, [&](auto op) { run(it, unit, op); });
   }
   template <int N, class Unit, class Op>
   KOKKOS_INLINE_FUNCTION void run(const kapi::NdItem<N>& it, const Unit& unit, const Op op) const {
