@@ -38,27 +38,27 @@ T value_at(std::size_t i, std::size_t n) {
   }
 }
 
-enum class OpKind { plus, minimum, maximum };
+enum class ReduceOp { plus, minimum, maximum };
 
-template <OpKind K>
-struct KapiOp;
+template <ReduceOp K>
+struct ReduceKapiOp;
 template <>
-struct KapiOp<OpKind::plus> {
+struct ReduceKapiOp<ReduceOp::plus> {
   template <class T>
   using type = kapi::plus<T>;
 };
 template <>
-struct KapiOp<OpKind::minimum> {
+struct ReduceKapiOp<ReduceOp::minimum> {
   template <class T>
   using type = kapi::minimum<T>;
 };
 template <>
-struct KapiOp<OpKind::maximum> {
+struct ReduceKapiOp<ReduceOp::maximum> {
   template <class T>
   using type = kapi::maximum<T>;
 };
 
-const char* op_name(OpKind k) { return k == OpKind::plus ? "plus" : k == OpKind::minimum ? "minimum" : "maximum"; }
+const char* reduce_op_name(ReduceOp k) { return k == ReduceOp::plus ? "plus" : k == ReduceOp::minimum ? "minimum" : "maximum"; }
 
 struct Reference {
   double value = 0, abs_sum = 0;
@@ -66,12 +66,12 @@ struct Reference {
 };
 
 template <class T>
-Reference reference(OpKind op, const std::vector<T>& x) {
+Reference reference(ReduceOp op, const std::vector<T>& x) {
   Reference r;
-  if (op != OpKind::plus) {
-    double m = op == OpKind::minimum ? double(std::numeric_limits<T>::max()) : double(std::numeric_limits<T>::lowest());
-    if (std::is_floating_point_v<T>) m = op == OpKind::minimum ? HUGE_VAL : -HUGE_VAL;  // the identities
-    for (T v : x) m = op == OpKind::minimum ? std::min(m, double(v)) : std::max(m, double(v));
+  if (op != ReduceOp::plus) {
+    double m = op == ReduceOp::minimum ? double(std::numeric_limits<T>::max()) : double(std::numeric_limits<T>::lowest());
+    if (std::is_floating_point_v<T>) m = op == ReduceOp::minimum ? HUGE_VAL : -HUGE_VAL;  // the identities
+    for (T v : x) m = op == ReduceOp::minimum ? std::min(m, double(v)) : std::max(m, double(v));
     r.value = m;
   } else if constexpr (std::is_integral_v<T>) {
     std::int64_t s = 0;
@@ -117,10 +117,10 @@ void expect_result(T got, const Reference& ref, std::size_t depth, const std::st
   }
 }
 
-template <class T, class Space, OpKind K>
+template <class T, class Space, ReduceOp K>
 void check_reduce(const Vec<T, Space>& data, std::size_t offset, const std::vector<T>& x,
                   kapi::ReduceWorkspace<T, Space>& ws) {
-  using Op = typename KapiOp<K>::template type<T>;
+  using Op = typename ReduceKapiOp<K>::template type<T>;
   const std::size_t n = x.size();
   const auto view = Kokkos::subview(data, std::make_pair(offset, offset + n));
   const Reference ref = reference(K, x);
@@ -128,7 +128,7 @@ void check_reduce(const Vec<T, Space>& data, std::size_t offset, const std::vect
     kapi::ReduceOptions options;
     options.algorithm = algorithm;
     const T got = kapi::reduce(Space(), view, Op(), ws, options);
-    const std::string what = std::string(op_name(K)) + " " + std::to_string(sizeof(T) * 8) + "-bit " +
+    const std::string what = std::string(reduce_op_name(K)) + " " + std::to_string(sizeof(T) * 8) + "-bit " +
                              (std::is_integral_v<T> ? "int" : "float") + " n = " + std::to_string(n) + " offset " +
                              std::to_string(offset) +
                              (algorithm == kapi::ReduceAlgorithm::recursive ? " recursive" : " single_pass");
@@ -145,9 +145,9 @@ void check_sizes(const std::vector<std::size_t>& sizes, std::size_t offset) {
     if (offset && n) {  // the point of the offset: data not on a 16-byte boundary
       ASSERT_NE(reinterpret_cast<std::uintptr_t>(data.data() + offset) % 16, 0u);
     }
-    check_reduce<T, Space, OpKind::plus>(data, offset, x, ws);
-    check_reduce<T, Space, OpKind::minimum>(data, offset, x, ws);
-    check_reduce<T, Space, OpKind::maximum>(data, offset, x, ws);
+    check_reduce<T, Space, ReduceOp::plus>(data, offset, x, ws);
+    check_reduce<T, Space, ReduceOp::minimum>(data, offset, x, ws);
+    check_reduce<T, Space, ReduceOp::maximum>(data, offset, x, ws);
   }
 }
 
@@ -182,7 +182,7 @@ TYPED_TEST(Reduction, ChosenShapes) {
   const std::size_t n = 70001;
   const auto x = host_values<std::int64_t>(n);
   const auto data = device_copy<std::int64_t, TypeParam>(x);
-  const double exact = reference(OpKind::plus, x).value;
+  const double exact = reference(ReduceOp::plus, x).value;
   kapi::ReduceWorkspace<std::int64_t, TypeParam> ws(TypeParam(), n);
   for (auto algorithm : {kapi::ReduceAlgorithm::recursive, kapi::ReduceAlgorithm::single_pass})
     for (std::size_t group : {1, 3, 64, 100, 256})
@@ -234,7 +234,7 @@ TYPED_TEST(Reduction, AsyncAndWorkspaceReuse) {
   const std::size_t n = (std::size_t(1) << 18) + 5;
   const auto x = host_values<std::int32_t>(n);
   const auto data = device_copy<std::int32_t, TypeParam>(x);
-  const double exact = reference(OpKind::plus, x).value;
+  const double exact = reference(ReduceOp::plus, x).value;
   kapi::ReduceWorkspace<std::int32_t, TypeParam> ws(TypeParam(), n);
   const std::int32_t* partials = ws.impl_partials(0, 0);
   const std::int32_t* partials1 = ws.impl_partials(1, 0);
@@ -314,7 +314,7 @@ void check_strided_chunk(std::size_t n, std::size_t offset, unsigned size, unsig
   const auto h = kapi_test::to_host(out);
   double total = 0;
   for (std::size_t i = 0; i < items; ++i) total += double(h(i));
-  EXPECT_EQ(total, reference(OpKind::plus, x).value)
+  EXPECT_EQ(total, reference(ReduceOp::plus, x).value)
       << "n = " << n << ", offset " << offset << ", size " << size << ", steps " << steps;
 }
 
@@ -341,7 +341,7 @@ TYPED_TEST(Reduction, ContiguousChunkOnEveryBackend) {
       const auto h = kapi_test::to_host(out);
       double total = 0;
       for (std::size_t i = 0; i < items; ++i) total += double(h(i));
-      EXPECT_EQ(total, reference(OpKind::plus, x).value) << "n = " << n << ", per item " << per_item;
+      EXPECT_EQ(total, reference(ReduceOp::plus, x).value) << "n = " << n << ", per item " << per_item;
     }
 }
 

@@ -16,7 +16,7 @@
 
 namespace {
 
-namespace layout = kapi::tile_layout;
+namespace tile_layout = kapi::tile_layout;
 using kapi_test::ExpectedLayout;
 
 template <class Space>
@@ -33,7 +33,7 @@ constexpr int BM = 16, BN = 16, BK = 4, TM = 4, TN = 8;
 // read along a row (Contiguous); both read in place.
 template <class T>
 struct StridedA {
-  using Layout = layout::RowMajor<BK>;
+  using Layout = tile_layout::RowMajor<BK>;
   KOKKOS_INLINE_FUNCTION static kapi::fragment::Strided<T, TM> make(const T* tile, int ty) {
     return {tile + ty * TM * BK, 1, BK};
   }
@@ -41,7 +41,7 @@ struct StridedA {
 };
 template <class T>
 struct ContiguousB {
-  using Layout = layout::RowMajor<BN>;
+  using Layout = tile_layout::RowMajor<BN>;
   KOKKOS_INLINE_FUNCTION static kapi::fragment::Contiguous<T, TN> make(const T* tile, int tx) {
     return {tile + tx * TN, BN};
   }
@@ -50,7 +50,7 @@ struct ContiguousB {
 // Both transposed and padded: A [BK][BM + 1] along k, B [BN][BK + 1] with a stride of BK + 1.
 template <class T>
 struct TransposedStridedA {
-  using Layout = layout::Transposed<BM + 1>;
+  using Layout = tile_layout::Transposed<BM + 1>;
   KOKKOS_INLINE_FUNCTION static kapi::fragment::Strided<T, TM> make(const T* tile, int ty) {
     return {tile + ty * TM, BM + 1, 1};
   }
@@ -58,7 +58,7 @@ struct TransposedStridedA {
 };
 template <class T>
 struct TransposedStridedB {
-  using Layout = layout::Transposed<BK + 1>;
+  using Layout = tile_layout::Transposed<BK + 1>;
   KOKKOS_INLINE_FUNCTION static kapi::fragment::Strided<T, TN> make(const T* tile, int tx) {
     return {tile + tx * TN * (BK + 1), 1, BK + 1};
   }
@@ -69,7 +69,7 @@ struct TransposedStridedB {
 template <class T>
 struct RunsA {
   static constexpr int W = kapi::vec_width_16_bytes<T>;
-  using Layout = layout::Transposed<BM + W>;
+  using Layout = tile_layout::Transposed<BM + W>;
   KOKKOS_INLINE_FUNCTION static kapi::fragment::Runs<T, TM, W> make(const T* tile, int ty) {
     return {tile + ty * W, BM + W, BM / (TM / W)};
   }
@@ -78,7 +78,7 @@ struct RunsA {
 template <class T>
 struct RunsB {
   static constexpr int W = kapi::vec_width_16_bytes<T>;
-  using Layout = layout::RowMajor<BN>;
+  using Layout = tile_layout::RowMajor<BN>;
   KOKKOS_INLINE_FUNCTION static kapi::fragment::Runs<T, TN, W> make(const T* tile, int tx) {
     return {tile + tx * W, BN, BN / (TN / W)};
   }

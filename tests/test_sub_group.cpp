@@ -36,7 +36,7 @@ std::size_t expected_sub_group_size() {
 }
 
 template <int N>
-struct Shape {
+struct SubGroupShape {
   std::size_t local[N];
   std::size_t groups[N];  // work-groups per dimension
 };
@@ -44,7 +44,7 @@ struct Shape {
 /// Group shapes of 1, 7, 32, 33, 48, 100, 256 and 1024 work-items in N dimensions, two
 /// groups along the first dimension (three for the small ones).
 template <int N>
-std::vector<Shape<N>> shapes() {
+std::vector<SubGroupShape<N>> shapes() {
   std::vector<std::vector<std::size_t>> locals;
   if constexpr (N == 1) {
     locals = {{1}, {7}, {32}, {33}, {48}, {100}, {256}, {1024}};
@@ -53,9 +53,9 @@ std::vector<Shape<N>> shapes() {
   } else {
     locals = {{1, 1, 1}, {7, 1, 1}, {2, 4, 4}, {3, 11, 1}, {2, 3, 8}, {4, 5, 5}, {4, 8, 8}, {8, 8, 16}};
   }
-  std::vector<Shape<N>> out;
+  std::vector<SubGroupShape<N>> out;
   for (const auto& l : locals) {
-    Shape<N> s;
+    SubGroupShape<N> s;
     std::size_t size = 1;
     for (int d = 0; d < N; ++d) s.local[d] = l[d], s.groups[d] = 1, size *= l[d];
     s.groups[0] = size < 64 ? 3 : 2;
@@ -66,14 +66,14 @@ std::vector<Shape<N>> shapes() {
 }
 
 template <int N>
-kapi::NdRange<N> nd_range(const Shape<N>& s) {
+kapi::NdRange<N> nd_range(const SubGroupShape<N>& s) {
   kapi::NdRange<N> r;
   for (int d = 0; d < N; ++d) r.global.extent[d] = s.local[d] * s.groups[d], r.local.extent[d] = s.local[d];
   return r;
 }
 
 template <int N>
-std::string describe(const Shape<N>& s) {
+std::string describe(const SubGroupShape<N>& s) {
   std::string t = "group (";
   for (int d = 0; d < N; ++d) t += (d ? "," : "") + std::to_string(s.local[d]);
   return t + ")";

@@ -171,7 +171,7 @@ TYPED_TEST(SyclCaptures, ArgumentsAndCapturesMixedAreALaunchError) { check_mixed
 
 // SYCL's functor form: the accessor is a member of the kernel object.
 template <class Out>
-struct ReverseInGroup {
+struct ReverseInLocalMemory {
   Out out;
   kapi::LocalAccessor<double, 1> buffer;
   KOKKOS_INLINE_FUNCTION void operator()(const kapi::NdItem<1>& it) const {
@@ -186,7 +186,7 @@ template <class Space>
 void check_functor_member() {
   const std::size_t n = 384, local = 128;
   Vec<double, Space> out("out", n);
-  kapi::call_kernel(Space(), ReverseInGroup<decltype(out)>{out, kapi::LocalAccessor<double, 1>(local)},
+  kapi::call_kernel(Space(), ReverseInLocalMemory<decltype(out)>{out, kapi::LocalAccessor<double, 1>(local)},
                     kapi::NdRange<1>(n, local));
   auto h = kapi_test::to_host(out);
   for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(h(i), double(i / local * local + local - 1 - i % local) + 0.25) << i;

@@ -18,7 +18,7 @@
 
 namespace {
 
-namespace layout = kapi::tile_layout;
+namespace tile_layout = kapi::tile_layout;
 using kapi_test::ExpectedLayout;
 
 template <class Space>
@@ -231,52 +231,52 @@ void check_tile_copy() {
 
 // The vector width each shape gets (16 bytes where the row, the work split and the
 // layout's rows allow it, narrower or 1 otherwise).
-static_assert(kapi::TileCopy<float, 8, 8, 16, layout::RowMajor<8>>::width == 4);
-static_assert(kapi::TileCopy<double, 8, 8, 16, layout::RowMajor<8>>::width == 2);
-static_assert(kapi::TileCopy<float, 8, 8, 16, layout::RowMajor<12>>::width == 4);
-static_assert(kapi::TileCopy<float, 8, 8, 16, layout::RowMajor<9>>::width == 1);
-static_assert(kapi::TileCopy<float, 8, 8, 16, layout::RowMajor<10>>::width == 2);
-static_assert(kapi::TileCopy<float, 8, 8, 16, layout::Transposed<9>>::width == 4);
-static_assert(kapi::TileCopy<float, 8, 8, 16, layout::Panels<8, 2>>::width == 2);
-static_assert(kapi::TileCopy<float, 4, 8, 16, layout::RowMajor<8>>::width == 2);  // work split: 32 / 16
-static_assert(kapi::TileCopy<float, 5, 3, 5, layout::RowMajor<3>>::width == 1);
-static_assert(kapi::TileCopy<double, 5, 3, 5, layout::Transposed<6>>::per_item == 3);
+static_assert(kapi::TileCopy<float, 8, 8, 16, tile_layout::RowMajor<8>>::width == 4);
+static_assert(kapi::TileCopy<double, 8, 8, 16, tile_layout::RowMajor<8>>::width == 2);
+static_assert(kapi::TileCopy<float, 8, 8, 16, tile_layout::RowMajor<12>>::width == 4);
+static_assert(kapi::TileCopy<float, 8, 8, 16, tile_layout::RowMajor<9>>::width == 1);
+static_assert(kapi::TileCopy<float, 8, 8, 16, tile_layout::RowMajor<10>>::width == 2);
+static_assert(kapi::TileCopy<float, 8, 8, 16, tile_layout::Transposed<9>>::width == 4);
+static_assert(kapi::TileCopy<float, 8, 8, 16, tile_layout::Panels<8, 2>>::width == 2);
+static_assert(kapi::TileCopy<float, 4, 8, 16, tile_layout::RowMajor<8>>::width == 2);  // work split: 32 / 16
+static_assert(kapi::TileCopy<float, 5, 3, 5, tile_layout::RowMajor<3>>::width == 1);
+static_assert(kapi::TileCopy<double, 5, 3, 5, tile_layout::Transposed<6>>::per_item == 3);
 
 TYPED_TEST(TileCopy, RowMajor) {
-  check_tile_copy<TypeParam, float, 8, 8, 16, layout::RowMajor<8>>();
-  check_tile_copy<TypeParam, double, 8, 8, 16, layout::RowMajor<8>>();
-  check_tile_copy<TypeParam, float, 4, 8, 16, layout::RowMajor<8>>();
+  check_tile_copy<TypeParam, float, 8, 8, 16, tile_layout::RowMajor<8>>();
+  check_tile_copy<TypeParam, double, 8, 8, 16, tile_layout::RowMajor<8>>();
+  check_tile_copy<TypeParam, float, 4, 8, 16, tile_layout::RowMajor<8>>();
 }
 
 TYPED_TEST(TileCopy, RowMajorPadded) {
-  check_tile_copy<TypeParam, float, 8, 8, 16, layout::RowMajor<12>>();   // padded by a vector
-  check_tile_copy<TypeParam, double, 8, 8, 16, layout::RowMajor<10>>();  // padded by a vector
-  check_tile_copy<TypeParam, float, 8, 8, 16, layout::RowMajor<9>>();    // padded by one: scalar
-  check_tile_copy<TypeParam, double, 8, 8, 16, layout::RowMajor<9>>();
+  check_tile_copy<TypeParam, float, 8, 8, 16, tile_layout::RowMajor<12>>();   // padded by a vector
+  check_tile_copy<TypeParam, double, 8, 8, 16, tile_layout::RowMajor<10>>();  // padded by a vector
+  check_tile_copy<TypeParam, float, 8, 8, 16, tile_layout::RowMajor<9>>();    // padded by one: scalar
+  check_tile_copy<TypeParam, double, 8, 8, 16, tile_layout::RowMajor<9>>();
 }
 
 TYPED_TEST(TileCopy, Transposed) {
-  check_tile_copy<TypeParam, float, 8, 8, 16, layout::Transposed<9>>();
-  check_tile_copy<TypeParam, double, 8, 8, 16, layout::Transposed<12>>();
-  check_tile_copy<TypeParam, float, 16, 4, 8, layout::Transposed<20>>();
+  check_tile_copy<TypeParam, float, 8, 8, 16, tile_layout::Transposed<9>>();
+  check_tile_copy<TypeParam, double, 8, 8, 16, tile_layout::Transposed<12>>();
+  check_tile_copy<TypeParam, float, 16, 4, 8, tile_layout::Transposed<20>>();
 }
 
 TYPED_TEST(TileCopy, Panels) {
-  check_tile_copy<TypeParam, float, 8, 8, 16, layout::Panels<8, 4>>();
-  check_tile_copy<TypeParam, float, 8, 8, 16, layout::Panels<8, 2>>();
-  check_tile_copy<TypeParam, double, 8, 8, 16, layout::Panels<8, 4>>();
+  check_tile_copy<TypeParam, float, 8, 8, 16, tile_layout::Panels<8, 4>>();
+  check_tile_copy<TypeParam, float, 8, 8, 16, tile_layout::Panels<8, 2>>();
+  check_tile_copy<TypeParam, double, 8, 8, 16, tile_layout::Panels<8, 4>>();
 }
 
 TYPED_TEST(TileCopy, NarrowRows) {  // Cols = 3: no vector width applies
-  check_tile_copy<TypeParam, float, 5, 3, 5, layout::RowMajor<3>>();
-  check_tile_copy<TypeParam, double, 5, 3, 5, layout::RowMajor<4>>();
-  check_tile_copy<TypeParam, float, 5, 3, 5, layout::Transposed<5>>();
-  check_tile_copy<TypeParam, double, 5, 3, 5, layout::Transposed<6>>();
-  check_tile_copy<TypeParam, float, 5, 3, 15, layout::Panels<5, 3>>();
+  check_tile_copy<TypeParam, float, 5, 3, 5, tile_layout::RowMajor<3>>();
+  check_tile_copy<TypeParam, double, 5, 3, 5, tile_layout::RowMajor<4>>();
+  check_tile_copy<TypeParam, float, 5, 3, 5, tile_layout::Transposed<5>>();
+  check_tile_copy<TypeParam, double, 5, 3, 5, tile_layout::Transposed<6>>();
+  check_tile_copy<TypeParam, float, 5, 3, 15, tile_layout::Panels<5, 3>>();
 }
 
 // Panels whose width does not divide the tile's columns: the last panel of a row is
 // partial, and copy_rows must stop at the tile's edge (not read or write a whole panel).
-TYPED_TEST(TileCopy, PanelsPartialLastPanel) { check_tile_copy<TypeParam, float, 4, 6, 4, layout::Panels<4, 4>>(); }
+TYPED_TEST(TileCopy, PanelsPartialLastPanel) { check_tile_copy<TypeParam, float, 4, 6, 4, tile_layout::Panels<4, 4>>(); }
 
 }  // namespace
