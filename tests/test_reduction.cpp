@@ -58,7 +58,9 @@ struct ReduceKapiOp<ReduceOp::maximum> {
   using type = kapi::maximum<T>;
 };
 
-const char* reduce_op_name(ReduceOp k) { return k == ReduceOp::plus ? "plus" : k == ReduceOp::minimum ? "minimum" : "maximum"; }
+const char* reduce_op_name(ReduceOp k) {
+  return k == ReduceOp::plus ? "plus" : k == ReduceOp::minimum ? "minimum" : "maximum";
+}
 
 struct Reference {
   double value = 0, abs_sum = 0;
@@ -69,7 +71,8 @@ template <class T>
 Reference reference(ReduceOp op, const std::vector<T>& x) {
   Reference r;
   if (op != ReduceOp::plus) {
-    double m = op == ReduceOp::minimum ? double(std::numeric_limits<T>::max()) : double(std::numeric_limits<T>::lowest());
+    double m =
+        op == ReduceOp::minimum ? double(std::numeric_limits<T>::max()) : double(std::numeric_limits<T>::lowest());
     if (std::is_floating_point_v<T>) m = op == ReduceOp::minimum ? HUGE_VAL : -HUGE_VAL;  // the identities
     for (T v : x) m = op == ReduceOp::minimum ? std::min(m, double(v)) : std::max(m, double(v));
     r.value = m;

@@ -277,6 +277,8 @@ TYPED_TEST(TileCopy, NarrowRows) {  // Cols = 3: no vector width applies
 
 // Panels whose width does not divide the tile's columns: the last panel of a row is
 // partial, and copy_rows must stop at the tile's edge (not read or write a whole panel).
-TYPED_TEST(TileCopy, PanelsPartialLastPanel) { check_tile_copy<TypeParam, float, 4, 6, 4, tile_layout::Panels<4, 4>>(); }
+TYPED_TEST(TileCopy, PanelsPartialLastPanel) {
+  check_tile_copy<TypeParam, float, 4, 6, 4, tile_layout::Panels<4, 4>>();
+}
 
 }  // namespace
