@@ -71,6 +71,7 @@ inline kapi_apps::JsonObject summary(const kapi::mpi::Communicator& comm, const 
       .add("ranks", comm.size())
       .add("ranks_per_node", comm.node_size())
       .add("device_aware_mpi", kapi::mpi::device_aware())
+      .add("transport", kapi::mpi::describe_transport<typename Space::memory_space>(comm))
       .add("concurrency", static_cast<long long>(Space().concurrency()));
 }
 

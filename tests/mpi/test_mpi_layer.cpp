@@ -8,6 +8,7 @@
 #include <kapi/mpi.hpp>
 
 #include <cmath>
+#include <cstdlib>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -51,6 +52,27 @@ TEST(MpiDatatype, MessageCountsAnIntCannotHoldAreRefused) {
   EXPECT_EQ(message_count(int_max / 24 + 1, 24), -1);
   EXPECT_EQ(message_count(std::size_t(1) << 31, 1 << 20), -1);  // 2^31 elements of 1 MiB
   EXPECT_EQ(message_count(std::numeric_limits<std::size_t>::max(), 2), -1);
+}
+
+// KAPI_MPI_TRANSPORT must be valid and the same on every rank, or every rank stops.
+TEST(MpiEnvironment, TransportSettingsAreCheckedOnEveryRank) {
+  Communicator world;
+  using kapi::mpi::check_same_transport_setting;
+  EXPECT_NO_THROW(check_same_transport_setting(world, ""));
+  EXPECT_NO_THROW(check_same_transport_setting(world, "staged"));
+  try {
+    check_same_transport_setting(world, world.rank() == 0 ? "auto" : "fast");
+    if (world.size() > 1) ADD_FAILURE() << "'fast' on the other ranks: expected an mpi_error";
+  } catch (const kapi::mpi::mpi_error& e) {
+    EXPECT_NE(std::string(e.what()).find("rank 1 has 'fast', which is not a transport"), std::string::npos) << e.what();
+  }
+  try {
+    check_same_transport_setting(world, world.rank() == world.size() - 1 ? "staged" : "");
+    if (world.size() > 1) ADD_FAILURE() << "staged on the last rank only: expected an mpi_error";
+  } catch (const kapi::mpi::mpi_error& e) {
+    EXPECT_NE(std::string(e.what()).find("every rank must move its data the same way"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(check_same_transport_setting(world, "ipc"), kapi::mpi::mpi_error);
 }
 
 TEST(MpiCommunicator, PickDeviceRoundRobin) {
@@ -211,6 +233,102 @@ void ring(kapi::mpi::Staging staging) {
 }
 
 TYPED_TEST(MpiTransfer, RingOfViews) { ring<TypeParam>(kapi::mpi::Staging::automatic); }
+
+// How a transfer travels: host memory goes to MPI; device memory to MPI where it reads it,
+// GPU to GPU between ranks of one node where it cannot, through the host when asked
+// (KAPI_MPI_TRANSPORT=staged: ctest runs this binary with it too) or between nodes.
+TYPED_TEST(MpiTransfer, TheTransportFollowsTheMemoryTheLibraryAndTheSetting) {
+  using kapi::mpi::Transport;
+  Communicator world;
+  Kokkos::View<double*, typename TypeParam::memory_space> v("v", 8);
+  kapi::mpi::Buffer<decltype(v)> automatic(v), always(v, kapi::mpi::Staging::always);
+  const int right = (world.rank() + 1) % world.size();
+  EXPECT_EQ(always.transport(world, right), Transport::staged);
+  const bool host = kapi_test::is_host_space<TypeParam>;
+  Transport want = Transport::host_memory;
+  if (!host) {
+    const char* setting = std::getenv("KAPI_MPI_TRANSPORT");
+    const bool staged = setting && std::string(setting) == "staged";
+    if (!staged && kapi::mpi::device_aware())
+      want = Transport::device_aware_mpi;
+    else if (!staged && kapi::mpi::peer_copies_built && world.same_node(right))
+      want = Transport::peer_copies;
+    else
+      want = Transport::staged;
+  }
+  EXPECT_EQ(automatic.transport(world, right), want) << kapi::mpi::transport_name(automatic.transport(world, right));
+  EXPECT_EQ(automatic.transport(world, world.rank()), want);  // a rank and itself share a node
+  if (world.one_node()) {
+    EXPECT_EQ(automatic.transport(world), want);
+    EXPECT_EQ(kapi::mpi::describe_transport<typename TypeParam::memory_space>(world), kapi::mpi::transport_name(want));
+  }
+}
+
+// Waiting for the receive before the send, as MPI allows: a peer transfer's sender copies
+// while its rank waits for anything (here, for its own receive).
+TYPED_TEST(MpiTransfer, RingWaitingForTheReceiveFirst) {
+  Communicator world;
+  const std::size_t n = 4099;
+  const int right = (world.rank() + 1) % world.size(), left = (world.rank() + world.size() - 1) % world.size();
+  auto out = kapi_test::make_view<double, TypeParam>("out", n, [&](std::size_t i) { return pattern(world.rank(), i); });
+  Kokkos::View<double*, typename TypeParam::memory_space> in("in", n);
+  kapi::mpi::Buffer<decltype(out)> send(out);
+  kapi::mpi::Buffer<decltype(in)> recv(in);
+  for (int round = 0; round < 3; ++round) {  // the same Buffers again: mappings reused, events re-recorded
+    auto r = recv.irecv(world, left, 11, n - std::size_t(round));
+    auto s = send.isend(world, right, 11, n - std::size_t(round));
+    r.wait();
+    s.wait();
+    const auto h = kapi_test::to_host(in);
+    for (std::size_t i = 0; i < n - std::size_t(round); ++i)
+      ASSERT_EQ(h(i), pattern(left, i)) << "round " << round << " at " << i;
+  }
+}
+
+// Broadcasts from every root in turn, all posted before the first wait (as the distributed
+// matmul posts its next panels), into two buffers used alternately.
+TYPED_TEST(MpiTransfer, BroadcastsFromEveryRootPostedAhead) {
+  Communicator world;
+  const std::size_t n = 777;
+  using V = Kokkos::View<double*, typename TypeParam::memory_space>;
+  std::vector<V> views;
+  std::vector<kapi::mpi::Buffer<V>> buffers;
+  for (int root = 0; root < world.size(); ++root)
+    views.push_back(kapi_test::make_view<double, TypeParam>(
+        "b", n, [&](std::size_t i) { return world.rank() == root ? pattern(root, i) : -1.0; }));
+  for (auto& v : views) buffers.emplace_back(v);
+  std::vector<kapi::mpi::Request> requests;
+  for (int root = 0; root < world.size(); ++root)
+    requests.push_back(buffers[std::size_t(root)].ibroadcast(world, root));
+  kapi::mpi::wait_all(requests);
+  for (int root = 0; root < world.size(); ++root) {
+    const auto h = kapi_test::to_host(views[std::size_t(root)]);
+    for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(h(i), pattern(root, i)) << "root " << root << " at " << i;
+  }
+}
+
+// A send larger than the receive is an error on both ranks of a peer transfer (and on the
+// receiver under MPI), never a write past the receiver's View.
+TYPED_TEST(MpiTransfer, ASendLargerThanItsReceiveIsAnError) {
+  Communicator world;
+  Kokkos::View<double*, typename TypeParam::memory_space> out("out", 64), in("in", 64);
+  kapi::mpi::Buffer<decltype(out)> send(out);
+  kapi::mpi::Buffer<decltype(in)> recv(in);
+  if (send.transport(world, world.rank()) != kapi::mpi::Transport::peer_copies)
+    GTEST_SKIP() << "MPI reports truncation itself: " << kapi::mpi::transport_name(send.transport(world, world.rank()));
+  auto r = recv.irecv(world, world.rank(), 12, 16);
+  auto s = send.isend(world, world.rank(), 12, 32);
+  try {
+    r.wait();
+    ADD_FAILURE() << "32 elements into a receive of 16: expected an mpi_error";
+  } catch (const kapi::mpi::mpi_error& e) {
+    EXPECT_NE(std::string(e.what()).find("256 bytes, more than the 128"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(s.wait(), kapi::mpi::mpi_error);
+  if (!kapi_test::is_host_space<TypeParam>) {
+    EXPECT_THROW(recv.irecv(world, MPI_ANY_SOURCE, 12), kapi::mpi::mpi_error);  // the sender must be known
+  }
+}
 TYPED_TEST(MpiTransfer, RingOfViewsThroughStaging) { ring<TypeParam>(kapi::mpi::Staging::always); }
 
 TYPED_TEST(MpiTransfer, BroadcastFromTheLastRank) {

@@ -16,6 +16,8 @@
 #include <mpi.h>
 
 #include <Kokkos_Core.hpp>
+#include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <optional>
 #include <string>
@@ -71,6 +73,29 @@ inline void check_every_rank_has_a_device(const std::vector<int>& devices, int m
                         "HIP_VISIBLE_DEVICES there)");
 }
 
+/// KAPI_MPI_TRANSPORT decides how both ends of a transfer move it: every rank must read the
+/// same, valid value (`mine`: this rank's). Throws on every rank otherwise (each compares all
+/// ranks' values), naming the first that differs; a rank alone with a bad value would leave
+/// the others waiting.
+inline void check_same_transport_setting(const Communicator& world, const std::string& mine) {
+  const auto lengths = all_gather(world, std::vector<std::uint64_t>{mine.size()});
+  const auto all = all_gather(world, std::vector<char>(mine.begin(), mine.end()));
+  std::size_t at = 0;
+  std::string first;
+  for (std::size_t r = 0; r < lengths.size(); at += lengths[r], ++r) {
+    const std::string theirs(all.begin() + std::ptrdiff_t(at), all.begin() + std::ptrdiff_t(at + lengths[r]));
+    if (theirs != "" && theirs != "auto" && theirs != "staged")
+      throw mpi_error(world.rank(), "KAPI_MPI_TRANSPORT", MPI_SUCCESS,
+                      "rank " + std::to_string(r) + " has '" + theirs +
+                          "', which is not a transport: expected auto (the fastest possible) or staged");
+    if (r == 0) first = theirs;
+    if ((theirs == "staged") != (first == "staged"))
+      throw mpi_error(world.rank(), "KAPI_MPI_TRANSPORT", MPI_SUCCESS,
+                      "rank 0 has '" + first + "', rank " + std::to_string(r) + " '" + theirs +
+                          "': every rank must move its data the same way (set it for all ranks, e.g. mpirun -x)");
+  }
+}
+
 class Environment {
  public:
   Environment(int& argc, char**& argv) {
@@ -91,6 +116,9 @@ class Environment {
     }
   }
   ~Environment() {
+#if KAPI_MPI_HAS_PEER_TRANSFERS
+    detail::PeerImports::get().close();
+#endif
     world_.reset();
     if (owns_kokkos_) Kokkos::finalize();
     if (owns_mpi_) MPI_Finalize();
@@ -108,6 +136,8 @@ class Environment {
     world_.emplace(MPI_COMM_WORLD);
     const int devices = device_count();
     check_every_rank_has_a_device(all_gather(*world_, std::vector<int>{devices}), world_->rank(), device_build);
+    const char* transport = std::getenv("KAPI_MPI_TRANSPORT");
+    check_same_transport_setting(*world_, transport ? transport : "");
     device_id_ = pick_device(world_->node_rank(), devices);
     std::vector<char*> args(argv, argv + argc);
     bool user_choice = false;

@@ -1,10 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// Kokkos Views over MPI. A contiguous View of any memory space goes to MPI directly when
-// MPI can read it (host memory; device memory with a CUDA-aware library,
-// kapi::mpi::device_aware()), else through a host mirror in pinned memory
-// (Kokkos::CudaHostPinnedSpace on CUDA builds): copied there before a send, back after a
-// receive.
+// Kokkos Views over MPI. A contiguous View of any memory space travels by the fastest way
+// its memory and the two ranks allow (kapi::mpi::Transport):
+//  - host memory, and device memory with a CUDA-aware library (kapi::mpi::device_aware()),
+//    goes to MPI directly;
+//  - device memory between ranks of one node, where MPI cannot read it (a CUDA build),
+//    is copied GPU to GPU (peer copies through CUDA IPC, detail/peer_transfers.hpp), MPI
+//    carrying only control messages;
+//  - otherwise through a host mirror in pinned memory (Kokkos::CudaHostPinnedSpace on CUDA
+//    builds): copied there before a send, back after a receive.
+// KAPI_MPI_TRANSPORT=staged sends device memory through the host mirror whatever else is
+// possible (to compare; every rank must be given the same value).
 //
 //   kapi::mpi::Buffer<View> face(view);            // owns the staging mirror, if any
 //   auto r = face.irecv(comm, left, tag);          // ... overlap work here ...
@@ -17,9 +23,11 @@
 
 #include <Kokkos_Core.hpp>
 #include <algorithm>
+#include <cstdlib>
 #include <exception>
 #include <functional>
 #include <limits>
+#include <memory>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -28,6 +36,7 @@
 #include "communicator.hpp"
 #include "detail/datatype.hpp"
 #include "detail/device_aware.hpp"
+#include "detail/peer_transfers.hpp"
 #include "errors.hpp"
 
 namespace kapi::mpi {
@@ -45,9 +54,56 @@ using StagingSpace = Kokkos::Experimental::HIPHostPinnedSpace;
 using StagingSpace = Kokkos::HostSpace;
 #endif
 
-/// When a Buffer stages: `automatic` only when MPI cannot read the View's memory;
-/// `always` also for host memory (exercises the staging path on host-only builds).
+/// When a Buffer stages: `automatic` only when MPI cannot read the View's memory and no
+/// peer copy reaches the other rank; `always` for every transfer, host memory too
+/// (exercises the staging path on host-only builds).
 enum class Staging { automatic, always };
+
+/// How a transfer's data travels.
+enum class Transport {
+  host_memory,       // MPI reads and writes the View's host memory
+  device_aware_mpi,  // MPI reads and writes device memory itself
+  peer_copies,       // GPU to GPU on one node (CUDA IPC); MPI carries control messages
+  staged             // through a pinned host mirror: device -> host -> MPI -> host -> device
+};
+
+inline const char* transport_name(Transport t) {
+  switch (t) {
+    case Transport::host_memory:
+      return "host memory";
+    case Transport::device_aware_mpi:
+      return "device-aware MPI";
+    case Transport::peer_copies:
+      return "peer copies (CUDA IPC)";
+    default:
+      return "staged through pinned host memory";
+  }
+}
+
+/// Whether KAPI_MPI_TRANSPORT asks for staging (read once): "staged", or "auto" / unset.
+inline bool staging_requested() {
+  static const bool staged = [] {
+    const char* v = std::getenv("KAPI_MPI_TRANSPORT");
+    const std::string value = v ? v : "";
+    if (value.empty() || value == "auto") return false;
+    if (value == "staged") return true;
+    throw mpi_error(detail::world_rank(), "KAPI_MPI_TRANSPORT", MPI_SUCCESS,
+                    "'" + value + "' is not a transport: expected auto (the fastest possible) or staged");
+  }();
+  return staged;
+}
+
+/// Whether peer copies can move this build's device memory at all.
+inline constexpr bool peer_copies_built = KAPI_MPI_HAS_PEER_TRANSFERS != 0;
+
+/// How device memory travels between `comm`'s rank and `peer` (between all of its ranks
+/// with peer = -1, as broadcasts need), given the build, the MPI library and the setting.
+inline Transport device_transport(const Communicator& comm, int peer = -1) {
+  if (!staging_requested() && device_aware()) return Transport::device_aware_mpi;
+  const bool local = peer < 0 ? comm.one_node() : comm.same_node(peer);
+  if (!staging_requested() && peer_copies_built && local) return Transport::peer_copies;
+  return Transport::staged;
+}
 
 /// A transfer in flight. wait() completes it (a staged receive is copied into its View
 /// then) and throws mpi_error if it failed; a Request destroyed unfinished is waited for.
@@ -55,13 +111,19 @@ class Request {
  public:
   Request() = default;
   Request(MPI_Request r, std::function<void()> on_done) : request_(r), on_done_(std::move(on_done)) {}
+#if KAPI_MPI_HAS_PEER_TRANSFERS
+  explicit Request(std::shared_ptr<detail::PeerOp> peer) : peer_(std::move(peer)) {}
+#endif
   Request(Request&& o) noexcept
-      : request_(std::exchange(o.request_, MPI_REQUEST_NULL)), on_done_(std::move(o.on_done_)) {}
+      : request_(std::exchange(o.request_, MPI_REQUEST_NULL)),
+        on_done_(std::move(o.on_done_)),
+        peer_(std::move(o.peer_)) {}
   Request& operator=(Request&& o) noexcept {
     if (this != &o) {
       finish_quietly();
       request_ = std::exchange(o.request_, MPI_REQUEST_NULL);
       on_done_ = std::move(o.on_done_);
+      peer_ = std::move(o.peer_);
     }
     return *this;
   }
@@ -73,20 +135,50 @@ class Request {
     wait_transfer();
     if (on_done_) std::exchange(on_done_, nullptr)();
   }
-  /// Completes the MPI transfer only; the staged copy waits for the next wait().
+  /// Completes the MPI transfer (or the peer copy) only; the staged copy waits for the
+  /// next wait().
   void wait_transfer() {
     if (request_ != MPI_REQUEST_NULL) KAPI_MPI_CHECK(MPI_Wait, &request_, MPI_STATUS_IGNORE);
+#if KAPI_MPI_HAS_PEER_TRANSFERS
+    if (peer_) {
+      const auto op = std::exchange(peer_, nullptr);
+      detail::wait_peer_op(*op);
+    }
+#endif
   }
-  bool pending() const noexcept { return request_ != MPI_REQUEST_NULL || bool(on_done_); }
+  bool pending() const noexcept { return request_ != MPI_REQUEST_NULL || bool(on_done_) || bool(peer_); }
 
  private:
   void finish_quietly() noexcept {
     if (request_ != MPI_REQUEST_NULL) MPI_Wait(&request_, MPI_STATUS_IGNORE);
+#if KAPI_MPI_HAS_PEER_TRANSFERS
+    if (peer_) {
+      const auto op = std::exchange(peer_, nullptr);
+      while (!op->advance()) detail::advance_peer_ops();
+    }
+#endif
     on_done_ = nullptr;
   }
   MPI_Request request_ = MPI_REQUEST_NULL;
   std::function<void()> on_done_;
+#if KAPI_MPI_HAS_PEER_TRANSFERS
+  std::shared_ptr<detail::PeerOp> peer_;
+#else
+  std::shared_ptr<void> peer_;  // never set
+#endif
 };
+
+/// How Views of MemorySpace travel between `comm`'s ranks, in words (an app's summary).
+template <class MemorySpace>
+std::string describe_transport(const Communicator& comm) {
+  if (Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemorySpace>::accessible)
+    return transport_name(Transport::host_memory);
+  const Transport t = device_transport(comm);
+  if (t == Transport::staged && peer_copies_built && !staging_requested() && comm.node_size() > 1)
+    return std::string(transport_name(Transport::peer_copies)) + " within a node, " +
+           transport_name(Transport::staged) + " between nodes";
+  return transport_name(t);
+}
 
 /// Waits for every request (each one's failure is thrown after all have been waited for).
 /// Every transfer completes before the first staged copy: a copy into device memory
@@ -122,59 +214,106 @@ class Buffer {
   static constexpr bool host_memory = Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory_space>::accessible;
 
   Buffer() = default;
-  explicit Buffer(const View& view, Staging staging = Staging::automatic) : view_(view) {
+  explicit Buffer(const View& view, Staging staging = Staging::automatic) : view_(view), staging_(staging) {
     static_assert(Kokkos::is_view<View>::value, "kapi::mpi::Buffer takes a Kokkos::View");
     if (!view.span_is_contiguous())
       throw mpi_error(detail::world_rank(), "kapi::mpi::Buffer", MPI_SUCCESS,
                       "the View '" + view.label() +
                           "' is not contiguous; MPI transfers need contiguous Views "
                           "(copy a strided subview into a contiguous one first)");
-    if (staging == Staging::always || (!host_memory && !device_aware()))
-      host_ = Host(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kapi::mpi staging " + view.label()), view.span());
+    if (staging == Staging::always) stage();
   }
 
   const View& view() const { return view_; }
+  /// Whether the Buffer has its host mirror (allocated by its first staged transfer, or
+  /// by the constructor with Staging::always).
   bool staged() const { return host_.is_allocated(); }
   std::size_t size() const { return view_.span(); }
+
+  /// How this Buffer's transfers with `peer` travel (with every rank of `comm` for peer = -1,
+  /// as broadcasts do).
+  Transport transport(const Communicator& comm, int peer = -1) const {
+    if (staging_ == Staging::always) return Transport::staged;
+    if (host_memory) return Transport::host_memory;
+    return device_transport(comm, peer);
+  }
 
   // Each transfer moves the View's first `count` elements in memory order (all of them
   // by default): one Buffer serves messages of varying sizes, e.g. panels of varying width.
   static constexpr std::size_t all = std::size_t(-1);
 
-  /// Sends the View's current contents (a staged View is copied to the host first).
+  /// Sends the View's current contents: the work queued before on the device's blocking
+  /// streams is done before they leave (a staged View is copied to the host first).
   Request isend(const Communicator& comm, int dest, int tag, std::size_t count = all) {
     count = checked(count);
-    to_host(count);
+    const Transport t = transport(comm, dest);
+#if KAPI_MPI_HAS_PEER_TRANSFERS
+    if (t == Transport::peer_copies)
+      return Request(detail::start_peer_op(std::make_shared<detail::PeerSend>(
+          comm.control_p2p(), std::vector<int>{dest}, detail::peer_tag(tag, 0), detail::peer_tag(tag, 1), view_.data(),
+          bytes(count), what("a send to rank " + std::to_string(dest)))));
+#endif
+    if (t == Transport::staged) to_host_mirror(count);
     MPI_Request r = MPI_REQUEST_NULL;
-    KAPI_MPI_CHECK(MPI_Isend, mpi_data(), mpi_count(count), type(), dest, tag, comm.get(), &r);
+    KAPI_MPI_CHECK(MPI_Isend, mpi_data(t), mpi_count(count), type(), dest, tag, comm.get(), &r);
     return Request(r, nullptr);
   }
   /// Receives into the View; it holds the data once the request's wait() returns.
   Request irecv(const Communicator& comm, int source, int tag, std::size_t count = all) {
     static_assert(!std::is_const_v<value_type>, "kapi::mpi: cannot receive into a View of const elements");
     count = checked(count);
+    const Transport t = transport(comm, source);
+#if KAPI_MPI_HAS_PEER_TRANSFERS
+    if (source == MPI_ANY_SOURCE && staging_ != Staging::always && !host_memory && !device_aware())
+      throw mpi_error(comm.rank(), "kapi::mpi::Buffer::irecv", MPI_SUCCESS,
+                      "a receive into device memory (the View '" + view_.label() +
+                          "') names its source: the sender's rank decides how the data travels");
+    if (t == Transport::peer_copies)
+      return Request(detail::start_peer_op(std::make_shared<detail::PeerReceive>(
+          comm.control_p2p(), source, detail::peer_tag(tag, 0), detail::peer_tag(tag, 1), endpoint(count),
+          what("a receive from rank " + std::to_string(source)))));
+#endif
+    if (t == Transport::staged) stage();
     MPI_Request r = MPI_REQUEST_NULL;
-    KAPI_MPI_CHECK(MPI_Irecv, mpi_data(), mpi_count(count), type(), source, tag, comm.get(), &r);
-    return Request(r, staged() ? std::function<void()>([this, count] { from_host(count); }) : nullptr);
+    KAPI_MPI_CHECK(MPI_Irecv, mpi_data(t), mpi_count(count), type(), source, tag, comm.get(), &r);
+    return Request(
+        r, t == Transport::staged ? std::function<void()>([this, count] { from_host_mirror(count); }) : nullptr);
   }
-  /// MPI_Ibcast from `root`: the root's View goes to every rank's.
+  /// Broadcast from `root`: the root's View goes to every rank's (MPI_Ibcast, or peer
+  /// copies from the root when every rank is on its node).
   Request ibroadcast(const Communicator& comm, int root, std::size_t count = all) {
     static_assert(!std::is_const_v<value_type>, "kapi::mpi: cannot broadcast into a View of const elements");
     count = checked(count);
-    if (comm.rank() == root) to_host(count);
+    const Transport t = transport(comm);
+#if KAPI_MPI_HAS_PEER_TRANSFERS
+    if (t == Transport::peer_copies) {
+      const std::string broadcast = what("a broadcast from rank " + std::to_string(root));
+      if (comm.rank() != root)
+        return Request(detail::start_peer_op(
+            std::make_shared<detail::PeerReceive>(comm.control_broadcast(), root, 0, 1, endpoint(count), broadcast)));
+      std::vector<int> others;
+      for (int r = 0; r < comm.size(); ++r)
+        if (r != root) others.push_back(r);
+      return Request(detail::start_peer_op(std::make_shared<detail::PeerSend>(comm.control_broadcast(), others, 0, 1,
+                                                                              view_.data(), bytes(count), broadcast)));
+    }
+#endif
+    if (t == Transport::staged) {
+      stage();
+      if (comm.rank() == root) to_host_mirror(count);
+    }
     MPI_Request r = MPI_REQUEST_NULL;
-    KAPI_MPI_CHECK(MPI_Ibcast, mpi_data(), mpi_count(count), type(), root, comm.get(), &r);
-    const bool copy_back = staged() && comm.rank() != root;
-    return Request(r, copy_back ? std::function<void()>([this, count] { from_host(count); }) : nullptr);
+    KAPI_MPI_CHECK(MPI_Ibcast, mpi_data(t), mpi_count(count), type(), root, comm.get(), &r);
+    const bool copy_back = t == Transport::staged && comm.rank() != root;
+    return Request(r, copy_back ? std::function<void()>([this, count] { from_host_mirror(count); }) : nullptr);
   }
 
-  /// The staging copies of the first `count` elements (nothing when the View is not staged).
+  /// The staging copies of the first `count` elements (nothing when the View has no mirror).
   void to_host(std::size_t count = all) {
-    if (staged()) Kokkos::deep_copy(prefix(host_, count), flat(count));
+    if (staged()) to_host_mirror(count);
   }
   void from_host(std::size_t count = all) {
-    if constexpr (!std::is_const_v<value_type>)
-      if (staged()) Kokkos::deep_copy(flat(count), prefix(host_, count));
+    if (staged()) from_host_mirror(count);
   }
 
  private:
@@ -184,7 +323,29 @@ class Buffer {
   static auto prefix(const Host& h, std::size_t count) {
     return Kokkos::subview(h, std::make_pair(std::size_t(0), std::min(count, h.extent(0))));
   }
-  value_type* mpi_data() const { return staged() ? host_.data() : view_.data(); }
+  void stage() {
+    if (!staged())
+      host_ = Host(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kapi::mpi staging " + view_.label()), view_.span());
+  }
+  void to_host_mirror(std::size_t count) {
+    stage();
+    Kokkos::deep_copy(prefix(host_, count), flat(count));
+  }
+  void from_host_mirror(std::size_t count) {
+    if constexpr (!std::is_const_v<value_type>) Kokkos::deep_copy(flat(count), prefix(host_, count));
+  }
+  value_type* mpi_data(Transport t) const { return t == Transport::staged ? host_.data() : view_.data(); }
+  std::size_t bytes(std::size_t count) const { return count * sizeof(element_type); }
+  std::string what(const std::string& transfer) const {
+    return "kapi::mpi::Buffer of the View '" + view_.label() + "', " + transfer;
+  }
+#if KAPI_MPI_HAS_PEER_TRANSFERS
+  detail::PeerEndpoint endpoint(std::size_t count) {
+    if (!export_) export_ = detail::peer_export(view_.data());
+    return export_->post(view_.data(), bytes(count));
+  }
+  std::shared_ptr<detail::PeerExport> export_;
+#endif
   std::size_t checked(std::size_t count) const {
     if (count == all) return view_.span();
     if (count > view_.span())
@@ -204,6 +365,7 @@ class Buffer {
   static MPI_Datatype type() { return detail::Datatype<element_type>::type(); }
 
   View view_;
+  Staging staging_ = Staging::automatic;
   Host host_;
 };
 
