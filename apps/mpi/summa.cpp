@@ -9,6 +9,9 @@
 // down its grid column, and every rank adds the product of the two panels into its block
 // of C in place, by the tuned kernel's accumulating form (apps/matmul tuned.hpp).
 //
+// Panel width: --panel W, or auto: on one rank the whole of K (the product is one call of
+// the tuned kernel on A and B themselves: nothing is copied or sent), on several 256.
+//
 // Overlap: panels are double-buffered. Panel p + 1's broadcasts are posted before panel
 // p's product is launched (asynchronously: kapi::call_kernel_async), and the host waits
 // for them — driving MPI's progress — while the device multiplies; panel p + 1 is then
@@ -106,31 +109,46 @@ struct Summa {
     a = make_block<T>("A", 0, my_rows, my_k_cols, k);
     b = make_block<T>("B", 1, my_k_rows, my_cols, n);
     c = Matrix<T>("C", my_rows.size, my_cols.size);
+    plan = panels(k, g.dims()[0], g.dims()[1], width);
+    bool a_copied = false, b_copied = false;
+    for (const Panel& p : plan) a_copied = a_copied || !a_direct(p), b_copied = b_copied || !b_direct(p);
     for (int i = 0; i < 2; ++i) {
-      a_store[i] = Kokkos::View<T*, Memory>("A panel", std::max<std::size_t>(1, my_rows.size * width));
-      b_store[i] = Kokkos::View<T*, Memory>("B panel", std::max<std::size_t>(1, width * my_cols.size));
+      a_store[i] = Kokkos::View<T*, Memory>("A panel", a_copied ? std::max<std::size_t>(1, my_rows.size * width) : 1);
+      b_store[i] = Kokkos::View<T*, Memory>("B panel", b_copied ? std::max<std::size_t>(1, width * my_cols.size) : 1);
       a_buf.emplace_back(a_store[i]);
       b_buf.emplace_back(b_store[i]);
     }
-    plan = panels(k, g.dims()[0], g.dims()[1], width);
   }
 
-  Matrix<T> a_panel(int i, const Panel& p) const { return Matrix<T>(a_store[i].data(), my_rows.size, p.width); }
-  Matrix<T> b_panel(int i, const Panel& p) const { return Matrix<T>(b_store[i].data(), p.width, my_cols.size); }
+  // A panel that is this rank's whole block of A (B), needed by no other rank (a grid row
+  // (column) of one rank), is the block itself: no copy, no broadcast.
+  bool a_direct(const Panel& p) const {
+    return row.size() == 1 && p.begin == my_k_cols.begin && p.width == my_k_cols.size;
+  }
+  bool b_direct(const Panel& p) const {
+    return column.size() == 1 && p.begin == my_k_rows.begin && p.width == my_k_rows.size;
+  }
+  Matrix<T> a_panel(int i, const Panel& p) const {
+    return a_direct(p) ? a : Matrix<T>(a_store[i].data(), my_rows.size, p.width);
+  }
+  Matrix<T> b_panel(int i, const Panel& p) const {
+    return b_direct(p) ? b : Matrix<T>(b_store[i].data(), p.width, my_cols.size);
+  }
 
   /// Packs (on the owners) and posts the broadcasts of panel `p` into buffers `i`.
   void post(int i, const Panel& p, std::vector<kapi::mpi::Request>& requests) {
-    if (grid.coords()[1] == p.a_owner) {
+    if (grid.coords()[1] == p.a_owner && !a_direct(p)) {
       const std::size_t c0 = p.begin - my_k_cols.begin;
       Kokkos::deep_copy(Space(), a_panel(i, p), Kokkos::subview(a, Kokkos::ALL, std::make_pair(c0, c0 + p.width)));
     }
-    if (grid.coords()[0] == p.b_owner) {
+    if (grid.coords()[0] == p.b_owner && !b_direct(p)) {
       const std::size_t r0 = p.begin - my_k_rows.begin;
       Kokkos::deep_copy(Space(), b_panel(i, p), Kokkos::subview(b, std::make_pair(r0, r0 + p.width), Kokkos::ALL));
     }
     Space().fence();
-    requests.push_back(a_buf[std::size_t(i)].ibroadcast(row, p.a_owner, my_rows.size * p.width));
-    requests.push_back(b_buf[std::size_t(i)].ibroadcast(column, p.b_owner, p.width * my_cols.size));
+    if (row.size() > 1) requests.push_back(a_buf[std::size_t(i)].ibroadcast(row, p.a_owner, my_rows.size * p.width));
+    if (column.size() > 1)
+      requests.push_back(b_buf[std::size_t(i)].ibroadcast(column, p.b_owner, p.width * my_cols.size));
   }
 
   void multiply() {
@@ -256,7 +274,11 @@ int run_summa(const kapi::mpi::Communicator& world, kapi_apps::Args& args) {
   const std::size_t limit = std::size_t(1) << 20;
   const std::size_t square = args.count("n", 1024, 1, limit);
   const std::size_t m = args.count("m", square, 1, limit), k = args.count("k", square, 1, limit), n = square;
-  const std::size_t width = args.count("panel", 256, 1, limit);
+  const std::string panel = args.text("panel", "auto");
+  const std::size_t width =
+      panel == "auto" ? (world.size() == 1 ? k : 256) : kapi_apps::Args::parse_count(panel, "panel");
+  if (width < 1 || width > limit)
+    throw kapi_apps::usage_error("--panel: " + panel + " is outside 1.." + std::to_string(limit));
   const auto types = element_types(args, "float");
   std::array<int, 2> dims{0, 0};
   const std::string g = args.text("grid", "");
