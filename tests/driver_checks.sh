@@ -259,6 +259,30 @@ expect "report of a good run" 0 "demo" "$tree/kapi" report "$r/good"
 present "report of a good run writes report.md" "$r/good/report.md"
 absent "report leaves no temporary file" "$r"/good/.report.md* "$r"/good/plots/.*.tmp
 if [ -f "$r/good/plots/demo.png" ]; then pass "report drew plots/demo.png"; else echo "skip: no plots (no matplotlib)"; fi
+# Scaling results of two sizes of one app, kind, type and variant get a plot each (both
+# were drawn to one name before e8412ab, the second over the first).
+mkdir -p "$r/scaling"
+py_json "$r/scaling/demo.json" demo 4096
+for n in 64 128; do
+  for p in 1 2; do
+    echo '{"kind": "strong", "summary": {"app": "mpi-heat3d", "space": "OpenMP", "ranks": '$p', "grid": "'$p'x1x1",
+      "results": [{"type": "double", "variant": "nd-range", "nx": '$n', "ny": '$n', "nz": '$n',
+      "median_s": 0.0'$p', "gpoints_per_s": 1.0, "pass": true, "verified": "all"}]}}' | tr -d '\n'
+    echo
+  done
+done > "$r/scaling/scaling.jsonl"
+expect "report of a run with scaling results at two sizes" 0 "heat3d, strong scaling" "$tree/kapi" report "$r/scaling"
+if grep -q "plots/scaling-" "$r/scaling/report.md"; then
+  plots=$(grep -o "plots/scaling-heat3d-strong-double-nd-range[^)]*[.]png" "$r/scaling/report.md" | sort -u)
+  if [ "$(wc -l <<< "$plots")" = 2 ] && [ -f "$r/scaling/$(head -1 <<< "$plots")" ] &&
+    [ -f "$r/scaling/$(tail -1 <<< "$plots")" ]; then
+    pass "two sizes of one scaling series get two plots"
+  else
+    fail "two sizes of one scaling series: plots $(tr '\n' ' ' <<< "$plots")"
+  fi
+else
+  echo "skip: no scaling plots (no matplotlib)"
+fi
 cp "$r/good/report.md" "$work/report.before"
 cp "$r/corrupt/demo.json" "$r/good/zz-broken.json"
 expect "report of a run with one corrupt JSON" 2 "^kapi: report: .*zz-broken.json: not valid JSON" "$tree/kapi" report "$r/good"

@@ -18,6 +18,7 @@
 #include <heat3d/reference.hpp>
 
 #include "common.hpp"
+#include "overlap_boxes.hpp"
 
 namespace mpi_apps {
 namespace {
@@ -63,9 +64,8 @@ std::optional<heat3d::StepInFlight<Space>> start_box(const std::string& variant,
 /// One distributed step, out from in. With overlap, the halo exchange runs behind the
 /// update of every point that reads no exchanged ghost: the faces are packed and posted,
 /// that kernel is launched (asynchronous on a GPU), MPI completes the transfers meanwhile,
-/// and once the ghosts are in, one slab per exchanged face follows (a face without a
-/// neighbour keeps its ghosts and is updated with the inner points: a 2 x 1 x 1 grid
-/// launches one slab, not six). Without overlap (or with nothing to exchange), the
+/// and once the ghosts are in, one slab per exchanged face follows (overlap_boxes.hpp).
+/// Without overlap (or with nothing to exchange), the
 /// exchange completes before one update of the whole interior.
 template <class T, class Halo>
 void distributed_step(const std::string& variant, Halo& halo, const heat3d::Grid<T, Memory>& in,
@@ -76,33 +76,14 @@ void distributed_step(const std::string& variant, Halo& halo, const heat3d::Grid
     return;
   }
   const std::size_t n[3] = {in.extent(0) - 2, in.extent(1) - 2, in.extent(2) - 2};
-  // Padded interior [1, n + 1) per dimension; each exchanged face peels its plane off `inner`
-  // into a slab (the slabs of later dimensions span what earlier ones left, so no point is
-  // updated twice).
-  using Box = std::array<std::array<std::size_t, 3>, 2>;  // {lo, hi}
-  Box inner{{{1, 1, 1}, {n[0] + 1, n[1] + 1, n[2] + 1}}};
-  std::vector<Box> slabs;
-  for (int d = 0; d < 3; ++d) {
-    if (halo.has_neighbour(d, 0) && inner[0][d] < inner[1][d]) {
-      Box slab = inner;
-      slab[1][d] = inner[0][d] + 1;
-      slabs.push_back(slab);
-      ++inner[0][d];
-    }
-    if (halo.has_neighbour(d, 1) && inner[0][d] < inner[1][d]) {
-      Box slab = inner;
-      slab[0][d] = inner[1][d] - 1;
-      slabs.push_back(slab);
-      --inner[1][d];
-    }
-  }
+  const auto boxes = overlap_boxes(n, [&](int d, int side) { return halo.has_neighbour(d, side); });
   // The inner update must be in flight while MPI moves the faces (finish() waits in MPI):
   // a launch that returned only when done would serialise the two.
   halo.start(Space());
-  auto inner_step = start_box(variant, in, out, alpha, inner[0], inner[1]);
+  auto inner_step = start_box(variant, in, out, alpha, boxes.inner[0], boxes.inner[1]);
   halo.finish(Space());
   if (inner_step) inner_step->wait();
-  for (const Box& slab : slabs)
+  for (const Box& slab : boxes.slabs)
     if (auto s = start_box(variant, in, out, alpha, slab[0], slab[1])) s->wait();
 }
 

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "../execution_spaces.hpp"
+#include "overlap_boxes.hpp"  // apps/mpi
 
 namespace {
 
@@ -402,6 +403,49 @@ void halo(bool periodic) {
                                                   << at[0] << "," << at[1] << "," << at[2] << ")";
         }
     }
+}
+
+// kapi-mpi heat3d's overlap: every interior point in exactly one box; one slab, one plane
+// thick, per face with a neighbour, and none for the others (the step launched six slabs
+// whatever the grid before d02364c: a rank of a 2 x 1 x 1 grid waited for all six).
+TEST(MpiHeat3dOverlap, OneSlabPerExchangedFaceAndEveryPointOnce) {
+  const std::size_t n[3] = {3, 4, 5};
+  for (int faces = 0; faces < 64; ++faces) {
+    const auto has = [&](int d, int side) { return (faces >> (2 * d + side) & 1) != 0; };
+    const auto b = mpi_apps::overlap_boxes(n, has);
+    std::vector<int> hits((n[0] + 2) * (n[1] + 2) * (n[2] + 2), 0);
+    std::vector<mpi_apps::Box> boxes = b.slabs;
+    boxes.push_back(b.inner);
+    for (const auto& x : boxes)
+      for (std::size_t i = x[0][0]; i < x[1][0]; ++i)
+        for (std::size_t j = x[0][1]; j < x[1][1]; ++j)
+          for (std::size_t k = x[0][2]; k < x[1][2]; ++k) ++hits[(i * (n[1] + 2) + j) * (n[2] + 2) + k];
+    for (std::size_t i = 0; i < n[0] + 2; ++i)
+      for (std::size_t j = 0; j < n[1] + 2; ++j)
+        for (std::size_t k = 0; k < n[2] + 2; ++k) {
+          const bool interior = i >= 1 && i <= n[0] && j >= 1 && j <= n[1] && k >= 1 && k <= n[2];
+          ASSERT_EQ(hits[(i * (n[1] + 2) + j) * (n[2] + 2) + k], interior ? 1 : 0)
+              << "faces " << faces << " at (" << i << "," << j << "," << k << ")";
+        }
+    int exchanged = 0;
+    for (int d = 0; d < 3; ++d)
+      for (int side = 0; side < 2; ++side) {
+        if (!has(d, side)) continue;
+        ++exchanged;
+        // The plane next to this face is in a slab, not in the inner box.
+        const std::size_t plane = side ? n[d] : 1;
+        EXPECT_FALSE(b.inner[0][d] <= plane && plane < b.inner[1][d]) << "faces " << faces << ", dimension " << d;
+      }
+    EXPECT_EQ(int(b.slabs.size()), exchanged) << "faces " << faces;  // every n[d] >= 2: no plane is shared
+    for (const auto& x : b.slabs) {
+      int thin = 0;
+      for (int d = 0; d < 3; ++d) thin += x[1][d] - x[0][d] == 1;
+      EXPECT_GE(thin, 1) << "faces " << faces << ": a slab is one plane thick";
+    }
+  }
+  // A plane that the two faces of a dimension share (n = 1 there) is one slab.
+  const std::size_t flat[3] = {1, 4, 4};
+  EXPECT_EQ(mpi_apps::overlap_boxes(flat, [](int d, int) { return d == 0; }).slabs.size(), 1u);
 }
 
 TYPED_TEST(MpiTransfer, HaloExchangeOpenEdges) { halo<TypeParam>(false); }
