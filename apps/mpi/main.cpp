@@ -23,6 +23,8 @@ const char* const usage =
     "  reduce   the sum of an n-element array; bitwise the single-rank result\n"
     "           --n N | --n-per-rank N (weak scaling)   elements (default 2^24)\n"
     "           --type float,double   --chunks C (global chunks, default 64)\n"
+    "           --chunk-sums tiles|per-chunk (a rank's chunks in two launches, the GPU default,\n"
+    "           or one kapi::reduce each, the host default)\n"
     "  matmul   C = A.B by SUMMA on a 2-d process grid, panels broadcast on row and column\n"
     "           communicators while the previous panel's product runs\n"
     "           --n N (square) or --m M --k K --n N   --n-per-rank N (weak: n = N*sqrt(P))\n"

@@ -5,8 +5,8 @@
 // The decomposition is global and fixed by n alone: the array is cut into `chunks` chunks
 // of equal size (a multiple of 1024 elements, so every chunk starts equally aligned in
 // any rank's allocation), and each rank owns a contiguous run of whole chunks
-// (kapi::mpi::block over the chunk count). Every rank sums each of its chunks with
-// kapi::reduce (all queued, then read); the chunk sums are gathered in chunk order on every rank
+// (kapi::mpi::block over the chunk count). Every rank sums each of its chunks (chunk_sums:
+// on a GPU two launches for all of them, on a host kapi::reduce per chunk); the chunk sums are gathered in chunk order on every rank
 // (kapi::mpi::all_gather) and added left to right. Each chunk's sum is the same whichever
 // rank computes it, and the final order is the chunk order, so 1, 2, 3 or 4 ranks give
 // the same bits as one rank reducing the whole array chunk by chunk; the check compares
@@ -49,28 +49,106 @@ Decomposition decompose(std::size_t n, std::size_t max_chunks, const kapi::mpi::
   return d;
 }
 
-/// One workspace per chunk: the chunks' reductions are all queued before the first
-/// result is read (a workspace serves one reduction in flight).
+// On a GPU a rank's chunks are summed by two launches for all of them, whatever their
+// number: launch (and result copy) costs per chunk made one rank with 64 chunks slower
+// per element than four ranks with 16 each. Each chunk is cut into tiles of
+// tile_items x tile_elements elements; a work-item adds its tile_elements in order, its
+// group's tree (reduce_over_group) makes the tile's sum, then one group per chunk adds its
+// tiles' sums (each work-item every tile_items-th, in order) and takes the group's tree.
+// The tree depends on the chunk's size alone: the same bits on any rank. Host spaces keep
+// one kapi::reduce per chunk (a launch costs little there, and group collectives run on
+// the host engine's work-item contexts). --chunk-sums tiles|per-chunk chooses either.
+enum class ChunkSums { tiles, per_chunk };
+inline constexpr ChunkSums default_chunk_sums =
+    kapi::is_host_execution_space_v<Space> ? ChunkSums::per_chunk : ChunkSums::tiles;
+inline constexpr std::size_t tile_items = 256, tile_elements = 16, tile = tile_items * tile_elements;
+
+/// Sums of a rank's tiles: group g sums tile g % tiles_per_chunk of chunk g / tiles_per_chunk.
 template <class T>
-std::vector<kapi::ReduceWorkspace<T, Space>> workspaces(std::size_t count, std::size_t chunk) {
-  std::vector<kapi::ReduceWorkspace<T, Space>> ws;
-  for (std::size_t c = 0; c < count; ++c) ws.emplace_back(Space(), chunk);
-  return ws;
+struct TileSums {
+  Kokkos::View<const T*, Memory> x;  // the rank's chunks, back to back
+  Kokkos::View<T*, Memory> partials;
+  std::size_t chunk, tiles_per_chunk;
+  KOKKOS_INLINE_FUNCTION void operator()(const kapi::NdItem<1>& it) const {
+    const std::size_t g = it.get_group(0), c = g / tiles_per_chunk, l = it.get_local_id(0);
+    const std::size_t begin = c * chunk + (g % tiles_per_chunk) * tile;
+    const std::size_t end = c * chunk + chunk < x.extent(0) ? c * chunk + chunk : x.extent(0);
+    T s = T(0);
+    for (std::size_t e = 0; e < tile_elements; ++e) {
+      const std::size_t i = begin + e * tile_items + l;
+      if (i < end) s += x(i);
+    }
+    s = kapi::reduce_over_group(it.get_group(), s, kapi::plus<T>());
+    if (l == 0) partials(g) = s;
+  }
+};
+
+/// Each chunk's sum from its tiles' sums: one group per chunk.
+template <class T>
+struct ChunkSumsOfTiles {
+  Kokkos::View<const T*, Memory> partials;
+  Kokkos::View<T*, Memory> sums;
+  std::size_t tiles_per_chunk;
+  KOKKOS_INLINE_FUNCTION void operator()(const kapi::NdItem<1>& it) const {
+    const std::size_t c = it.get_group(0), l = it.get_local_id(0);
+    T s = T(0);
+    for (std::size_t t = l; t < tiles_per_chunk; t += tile_items) s += partials(c * tiles_per_chunk + t);
+    s = kapi::reduce_over_group(it.get_group(), s, kapi::plus<T>());
+    if (l == 0) sums(c) = s;
+  }
+};
+
+/// The summation tree's depth for one chunk of `chunk` elements (the error bound's factor).
+template <class T>
+std::size_t chunk_depth(std::size_t chunk, ChunkSums mode) {
+  if (mode == ChunkSums::per_chunk) return kapi::reduce_depth<T>(Space(), chunk);
+  const std::size_t tiles = (chunk + tile - 1) / tile, log_items = 8;  // 2^8 = tile_items
+  return tile_elements + log_items + (tiles + tile_items - 1) / tile_items + log_items;
 }
 
+/// What the chunk sums need between calls: per-chunk reduce workspaces (host), or the
+/// tiles' partial sums and the chunks' sums (device).
+template <class T>
+struct ChunkWork {
+  ChunkSums mode;
+  std::vector<kapi::ReduceWorkspace<T, Space>> ws;
+  Kokkos::View<T*, Memory> partials, sums;
+  ChunkWork(std::size_t count, std::size_t chunk, ChunkSums m) : mode(m) {
+    if (mode == ChunkSums::tiles) {
+      const std::size_t tiles = (chunk + tile - 1) / tile;
+      partials = Kokkos::View<T*, Memory>("mpi reduce tile sums", std::max<std::size_t>(1, count * tiles));
+      sums = Kokkos::View<T*, Memory>("mpi reduce chunk sums", std::max<std::size_t>(1, count));
+    } else {
+      for (std::size_t c = 0; c < count; ++c) ws.emplace_back(Space(), chunk);
+    }
+  }
+};
+
 /// The sums of chunks [first, first + count) of the array x, whose element 0 is global
-/// element `offset`: every chunk's kapi::reduce queued on the device, then the results.
+/// element `offset` (the start of chunk `first`).
 template <class T>
 std::vector<T> chunk_sums(const Decomposition& d, std::size_t first, std::size_t count,
-                          const Kokkos::View<const T*, Memory>& x, std::size_t offset,
-                          std::vector<kapi::ReduceWorkspace<T, Space>>& ws) {
-  std::vector<kapi::ReduceEvent<T, Space>> events;
-  for (std::size_t c = first; c < first + count; ++c) {
-    const auto part = Kokkos::subview(x, std::make_pair(d.begin(c) - offset, d.end(c) - offset));
-    events.push_back(kapi::reduce_async(Space(), part, kapi::plus<T>(), ws[c - first]));
-  }
+                          const Kokkos::View<const T*, Memory>& x, std::size_t offset, ChunkWork<T>& work) {
   std::vector<T> sums;
-  for (auto& e : events) sums.push_back(e.get());
+  if (count == 0) return sums;
+  if (work.mode == ChunkSums::tiles) {
+    const std::size_t tiles = (d.chunk + tile - 1) / tile;
+    kapi::call_kernel(std::string("mpi reduce: tile sums"), Space(), TileSums<T>{x, work.partials, d.chunk, tiles},
+                      kapi::NdRange<1>({count * tiles * tile_items}, {tile_items}));
+    kapi::call_kernel(std::string("mpi reduce: chunk sums"), Space(),
+                      ChunkSumsOfTiles<T>{work.partials, work.sums, tiles},
+                      kapi::NdRange<1>({count * tile_items}, {tile_items}));
+    sums.resize(count);
+    Kokkos::deep_copy(Kokkos::View<T*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(sums.data(), count),
+                      Kokkos::subview(work.sums, std::make_pair(std::size_t(0), count)));
+  } else {
+    std::vector<kapi::ReduceEvent<T, Space>> events;
+    for (std::size_t c = first; c < first + count; ++c) {
+      const auto part = Kokkos::subview(x, std::make_pair(d.begin(c) - offset, d.end(c) - offset));
+      events.push_back(kapi::reduce_async(Space(), part, kapi::plus<T>(), work.ws[c - first]));
+    }
+    for (auto& e : events) sums.push_back(e.get());
+  }
   return sums;
 }
 
@@ -82,14 +160,14 @@ T fold(const std::vector<T>& sums) {
 }
 
 template <class T>
-bool run_type(const kapi::mpi::Communicator& world, std::size_t n, std::size_t max_chunks, int repeats,
+bool run_type(const kapi::mpi::Communicator& world, std::size_t n, std::size_t max_chunks, ChunkSums mode, int repeats,
               const std::string& verify, std::vector<kapi_apps::JsonObject>& items, const char* type) {
   const auto d = decompose(n, max_chunks, world);
   const std::size_t offset = d.begin(d.mine.begin), local = d.begin(d.mine.begin + d.mine.size) - offset;
   Kokkos::View<T*, Memory> x(Kokkos::view_alloc(Kokkos::WithoutInitializing, "x"), local);
   Kokkos::parallel_for("mpi reduce fill", Kokkos::RangePolicy<Space>(0, local), Fill<T>{x, offset});
   Space().fence();
-  auto ws = workspaces<T>(d.mine.size, d.chunk);
+  ChunkWork<T> ws(d.mine.size, d.chunk, mode);
   T result = T(0);
   const auto time = time_collective(world, repeats, [&] {
     result = fold(kapi::mpi::all_gather(world, chunk_sums<T>(d, d.mine.begin, d.mine.size, x, offset, ws)));
@@ -112,7 +190,7 @@ bool run_type(const kapi::mpi::Communicator& world, std::size_t n, std::size_t m
     double total_abs = 0;
     for (std::size_t r = 0; r < parts.size(); r += 2) reference += parts[r], total_abs += parts[r + 1];
     // Each chunk's tree, then the chunk fold (depth = the number of chunks).
-    const std::size_t depth = kapi::reduce_depth<T>(Space(), d.chunk) + d.chunks;
+    const std::size_t depth = chunk_depth<T>(d.chunk, mode) + d.chunks;
     bound = double(depth) * double(std::numeric_limits<T>::epsilon()) * total_abs;
     error = std::fabs(double(result) - reference);
     pass = error <= bound;
@@ -121,7 +199,7 @@ bool run_type(const kapi::mpi::Communicator& world, std::size_t n, std::size_t m
       Kokkos::View<T*, Memory> all(Kokkos::view_alloc(Kokkos::WithoutInitializing, "x whole"), n);
       Kokkos::parallel_for("mpi reduce fill whole", Kokkos::RangePolicy<Space>(0, n), Fill<T>{all, 0});
       Space().fence();
-      auto all_ws = workspaces<T>(d.chunks, d.chunk);
+      ChunkWork<T> all_ws(d.chunks, d.chunk, mode);
       const T single = fold(chunk_sums<T>(d, 0, d.chunks, all, 0, all_ws));
       single_equal = std::memcmp(&single, &result, sizeof(T)) == 0;
       if (!single_equal)
@@ -140,7 +218,7 @@ bool run_type(const kapi::mpi::Communicator& world, std::size_t n, std::size_t m
                        : "FAIL");
   items.push_back(kapi_apps::JsonObject()
                       .add("type", type)
-                      .add("variant", "chunked-kapi-reduce")
+                      .add("variant", mode == ChunkSums::tiles ? "chunk-tiles" : "chunked-kapi-reduce")
                       .add("n", n)
                       .add("chunks", d.chunks)
                       .add("chunk", d.chunk)
@@ -171,6 +249,10 @@ int run_reduce(const kapi::mpi::Communicator& world, kapi_apps::Args& args) {
                                  " ranks: more than 2^48 elements in all");
   const std::size_t chunks = args.count("chunks", 64, 1, std::size_t(1) << 20);
   const auto types = element_types(args, "float");
+  const std::string sums = args.text("chunk-sums", default_chunk_sums == ChunkSums::tiles ? "tiles" : "per-chunk");
+  if (sums != "tiles" && sums != "per-chunk")
+    throw kapi_apps::usage_error("--chunk-sums: expected tiles or per-chunk, got '" + sums + "'");
+  const ChunkSums mode = sums == "tiles" ? ChunkSums::tiles : ChunkSums::per_chunk;
   const int repeats = static_cast<int>(args.count("repeat", 10, 1, INT_MAX));
   const std::string verify = verify_option(args);
   args.expect_no_more();
@@ -182,8 +264,8 @@ int run_reduce(const kapi::mpi::Communicator& world, kapi_apps::Args& args) {
   std::vector<kapi_apps::JsonObject> items;
   bool all = true;
   for (const auto& t : types) {
-    if (t == "float") all = run_type<float>(world, n, chunks, repeats, verify, items, "float") && all;
-    if (t == "double") all = run_type<double>(world, n, chunks, repeats, verify, items, "double") && all;
+    if (t == "float") all = run_type<float>(world, n, chunks, mode, repeats, verify, items, "float") && all;
+    if (t == "double") all = run_type<double>(world, n, chunks, mode, repeats, verify, items, "double") && all;
   }
   if (world.rank() == 0) {
     kapi_apps::print_summary(summary(world, "mpi-reduce")
