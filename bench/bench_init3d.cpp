@@ -139,6 +139,7 @@ void register_all(Harness& h) {
     Case anchor = base(space, data, n, anchor_name, Role::anchor);
     anchor.verify = [space, data, n] { return verify(space, *data->get(n), true, anchor_is_memset() ? 0.0 : c_value); };
     anchor.bind = [space, data, n] {
+      (void)space;  // the CUDA anchor's stream
       auto d = data->get(n);
 #if defined(KOKKOS_ENABLE_CUDA)
       if constexpr (is_cuda_space<Space>) {

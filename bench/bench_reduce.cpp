@@ -192,6 +192,7 @@ void register_all(Harness& h) {
     const bool cuda = is_cuda_space<Space>;
     Case anchor = base(data, n, cuda ? "cub-device-reduce" : host_anchor_name(), Role::anchor);
     anchor.bind = [space, data, n] {
+      (void)space;  // the CUDA anchor's stream
       auto d = data->get(n);
 #if defined(KOKKOS_ENABLE_CUDA)
       if constexpr (is_cuda_space<Space>) {

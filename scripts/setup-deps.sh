@@ -83,6 +83,10 @@ pkgs=(cmake g++ ccache clang-format libgtest-dev libbenchmark-dev libopenblas-de
       libopenmpi-dev openmpi-bin)
 [ "$(uname -m)" = x86_64 ] || pkgs+=(libboost-context-dev)  # framework/src/host/context.hpp
 [ "$config" = hip ] && pkgs+=(hipcc)  # ROCm 5.2.3's HIP compiler (clang 15) and runtime headers
+[ "$config" = clang ] && pkgs+=(clang-16 libomp-16-dev)  # LLVM's compiler and OpenMP runtime
+if [ "$config" = clang ] && [ -n "$offline" ] && ! command -v clang++-16 > /dev/null; then
+  die 2 "the 'clang' configuration needs Debian's clang-16 and libomp-16-dev, which an offline pack does not carry; install them first"
+fi
 missing=()
 if [ -z "$offline" ]; then
   for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
