@@ -286,6 +286,34 @@ TYPED_TEST(MpiTransfer, RingWaitingForTheReceiveFirst) {
   }
 }
 
+// Two sends with one tag to one rank land in its two receives in posting order, whichever
+// the sender waits for first (a peer transfer's second copy may run first; its done must
+// not overtake the first one's, or the first receive would return before its data).
+TYPED_TEST(MpiTransfer, SendsWithOneTagArriveInPostingOrder) {
+  Communicator world;
+  const std::size_t n = std::size_t(1) << 20;
+  const int right = (world.rank() + 1) % world.size(), left = (world.rank() + world.size() - 1) % world.size();
+  auto first =
+      kapi_test::make_view<double, TypeParam>("first", n, [&](std::size_t i) { return pattern(world.rank(), i); });
+  auto second =
+      kapi_test::make_view<double, TypeParam>("second", n, [&](std::size_t i) { return -pattern(world.rank(), i); });
+  Kokkos::View<double*, typename TypeParam::memory_space> in_first("in first", n), in_second("in second", n);
+  kapi::mpi::Buffer<decltype(first)> s1(first), s2(second);
+  kapi::mpi::Buffer<decltype(in_first)> r1(in_first), r2(in_second);
+  auto got_first = r1.irecv(world, left, 13);
+  auto got_second = r2.irecv(world, left, 13);
+  auto sent_first = s1.isend(world, right, 13);
+  auto sent_second = s2.isend(world, right, 13);
+  sent_second.wait();
+  got_first.wait();
+  const auto h1 = kapi_test::to_host(in_first);
+  for (std::size_t i = 0; i < n; i += 4099) ASSERT_EQ(h1(i), pattern(left, i)) << "first receive at " << i;
+  sent_first.wait();
+  got_second.wait();
+  const auto h2 = kapi_test::to_host(in_second);
+  for (std::size_t i = 0; i < n; i += 4099) ASSERT_EQ(h2(i), -pattern(left, i)) << "second receive at " << i;
+}
+
 // Broadcasts from every root in turn, all posted before the first wait (as the distributed
 // matmul posts its next panels), into two buffers used alternately.
 TYPED_TEST(MpiTransfer, BroadcastsFromEveryRootPostedAhead) {

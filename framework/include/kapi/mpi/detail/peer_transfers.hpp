@@ -315,6 +315,25 @@ class PeerReceive : public PeerOp {
   std::string what_;
 };
 
+/// Whether the previous send to the same (control communicator, rank, tag) has told its
+/// receiver, and the flag this send sets when it has: done messages of one such key leave
+/// in the order their sends were posted, since the receiver matches them to its receives in
+/// that order (a rank may wait for its second send first, whose copy then runs first).
+struct DoneOrder {
+  std::weak_ptr<bool> previous;  // gone with its send: a send abandoned unsent holds none back
+  std::shared_ptr<bool> mine;
+  DoneOrder(MPI_Comm control, int rank, int tag) : mine(std::make_shared<bool>(false)) {
+    static std::map<std::tuple<MPI_Fint, int, int>, std::weak_ptr<bool>> last;
+    auto& slot = last[{MPI_Comm_c2f(control), rank, tag}];
+    previous = slot;
+    slot = mine;
+  }
+  bool may_signal() const {
+    const auto p = previous.lock();
+    return !p || *p;
+  }
+};
+
 /// The sending side, to one rank (a send) or several (a broadcast's root): each target's
 /// copy starts as soon as its endpoint arrives.
 class PeerSend : public PeerOp {
@@ -325,8 +344,9 @@ class PeerSend : public PeerOp {
     check_cuda(cudaEventCreateWithFlags(&source_ready_, cudaEventDisableTiming), "cudaEventCreateWithFlags",
                "creating a peer transfer's event");
     check_cuda(cudaEventRecord(source_ready_, cudaStreamLegacy), "cudaEventRecord", "posting a peer send");
-    targets_.resize(targets.size());
+    targets_.reserve(targets.size());
     for (std::size_t t = 0; t < targets.size(); ++t) {
+      targets_.emplace_back(DoneOrder(control, targets[t], done_tag));
       targets_[t].rank = targets[t];
       KAPI_MPI_CHECK(MPI_Irecv, &targets_[t].endpoint, int(sizeof(PeerEndpoint)), MPI_BYTE, targets[t], endpoint_tag,
                      control, &targets_[t].endpoint_request);
@@ -358,8 +378,10 @@ class PeerSend : public PeerOp {
   }
 
  private:
-  enum class State { awaiting_endpoint, copying, signalling, complete };
+  enum class State { awaiting_endpoint, copying, to_signal, signalling, complete };
   struct Target {
+    explicit Target(DoneOrder o) : order(std::move(o)) {}
+    DoneOrder order;
     int rank = -1;
     State state = State::awaiting_endpoint;
     PeerEndpoint endpoint{};
@@ -376,24 +398,25 @@ class PeerSend : public PeerOp {
         truncated_ = true;
         truncated_rank_ = t.rank;
         truncated_capacity_ = t.endpoint.capacity;
-        signal(t);
+        t.state = State::to_signal;
       } else {
         try {
           copy(t);
         } catch (...) {  // the receiver hears of it (never left waiting); this rank throws it
           if (!failure_) failure_ = std::current_exception();
           t.done.status = PeerDone::failed;
-          signal(t);
+          t.state = State::to_signal;
         }
       }
     }
     if (t.state == State::copying) {
       const cudaError_t rc = cudaEventQuery(t.copied);
       if (rc == cudaSuccess)
-        signal(t);
+        t.state = State::to_signal;
       else if (rc != cudaErrorNotReady)
         check_cuda(rc, "cudaEventQuery", what_ + ": the copy to rank " + std::to_string(t.rank));
     }
+    if (t.state == State::to_signal && t.order.may_signal()) signal(t);
     if (t.state == State::signalling && done(t.done_request)) t.state = State::complete;
     return t.state == State::complete;
   }
@@ -424,6 +447,7 @@ class PeerSend : public PeerOp {
   }
   void signal(Target& t) {
     KAPI_MPI_CHECK(MPI_Isend, &t.done, int(sizeof(PeerDone)), MPI_BYTE, t.rank, done_tag_, control_, &t.done_request);
+    *t.order.mine = true;
     t.state = State::signalling;
   }
 
