@@ -88,22 +88,16 @@ inline std::string app_arguments(int argc, char** argv) {
 /// other in collectives of different sizes. Each rank compares every rank's arguments with
 /// rank 0's, so all of them throw the same usage_error, naming the first rank that differs.
 inline void check_same_arguments(const kapi::mpi::Communicator& world, int argc, char** argv) {
-  const std::string mine = app_arguments(argc, argv);
-  const auto lengths = kapi::mpi::all_gather(world, std::vector<std::uint64_t>{mine.size()});
-  const auto all = kapi::mpi::all_gather(world, std::vector<char>(mine.begin(), mine.end()));
+  const auto all = kapi::mpi::all_gather_text(world, app_arguments(argc, argv));
   const auto shown = [](std::string s) {
     std::replace(s.begin(), s.end(), '\n', ' ');
     return "'" + (s.empty() ? s : s.substr(0, s.size() - 1)) + "'";
   };
-  const std::string first(all.begin(), all.begin() + std::ptrdiff_t(lengths[0]));
-  std::size_t at = 0;
-  for (std::size_t r = 0; r < lengths.size(); at += lengths[r], ++r) {
-    const std::string theirs(all.begin() + std::ptrdiff_t(at), all.begin() + std::ptrdiff_t(at + lengths[r]));
-    if (theirs != first)
-      throw kapi_apps::usage_error("the ranks were started with different arguments: rank 0 with " + shown(first) +
-                                   ", rank " + std::to_string(r) + " with " + shown(theirs) +
+  for (std::size_t r = 0; r < all.size(); ++r)
+    if (all[r] != all[0])
+      throw kapi_apps::usage_error("the ranks were started with different arguments: rank 0 with " + shown(all[0]) +
+                                   ", rank " + std::to_string(r) + " with " + shown(all[r]) +
                                    " (every rank must run the same app with the same sizes)");
-  }
 }
 
 int run_reduce(const kapi::mpi::Communicator& world, kapi_apps::Args& args);

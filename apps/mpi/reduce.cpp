@@ -17,6 +17,7 @@
 #include <limits>
 #include <type_traits>
 
+#include <kapi/integer_math.hpp>
 #include <kapi/reduce.hpp>
 
 #include "common.hpp"
@@ -102,8 +103,8 @@ struct ChunkSumsOfTiles {
 template <class T>
 std::size_t chunk_depth(std::size_t chunk, ChunkSums mode) {
   if (mode == ChunkSums::per_chunk) return kapi::reduce_depth<T>(Space(), chunk);
-  const std::size_t tiles = (chunk + tile - 1) / tile, log_items = 8;  // 2^8 = tile_items
-  return tile_elements + log_items + (tiles + tile_items - 1) / tile_items + log_items;
+  const std::size_t tiles = kapi::ceil_div(chunk, tile), group_tree = kapi::ceil_log2(tile_items);
+  return tile_elements + group_tree + kapi::ceil_div(tiles, tile_items) + group_tree;
 }
 
 /// What the chunk sums need between calls: per-chunk reduce workspaces (host), or the
@@ -115,7 +116,7 @@ struct ChunkWork {
   Kokkos::View<T*, Memory> partials, sums;
   ChunkWork(std::size_t count, std::size_t chunk, ChunkSums m) : mode(m) {
     if (mode == ChunkSums::tiles) {
-      const std::size_t tiles = (chunk + tile - 1) / tile;
+      const std::size_t tiles = kapi::ceil_div(chunk, tile);
       partials = Kokkos::View<T*, Memory>("mpi reduce tile sums", std::max<std::size_t>(1, count * tiles));
       sums = Kokkos::View<T*, Memory>("mpi reduce chunk sums", std::max<std::size_t>(1, count));
     } else {
@@ -132,7 +133,7 @@ std::vector<T> chunk_sums(const Decomposition& d, std::size_t first, std::size_t
   std::vector<T> sums;
   if (count == 0) return sums;
   if (work.mode == ChunkSums::tiles) {
-    const std::size_t tiles = (d.chunk + tile - 1) / tile;
+    const std::size_t tiles = kapi::ceil_div(d.chunk, tile);
     kapi::call_kernel(std::string("mpi reduce: tile sums"), Space(), TileSums<T>{x, work.partials, d.chunk, tiles},
                       kapi::NdRange<1>({count * tiles * tile_items}, {tile_items}));
     kapi::call_kernel(std::string("mpi reduce: chunk sums"), Space(),

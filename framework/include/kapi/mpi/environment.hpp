@@ -78,20 +78,12 @@ inline void check_every_rank_has_a_device(const std::vector<int>& devices, int m
 /// ranks' values), naming the first that differs; a rank alone with a bad value would leave
 /// the others waiting.
 inline void check_same_transport_setting(const Communicator& world, const std::string& mine) {
-  const auto lengths = all_gather(world, std::vector<std::uint64_t>{mine.size()});
-  const auto all = all_gather(world, std::vector<char>(mine.begin(), mine.end()));
-  std::size_t at = 0;
-  std::string first;
-  for (std::size_t r = 0; r < lengths.size(); at += lengths[r], ++r) {
-    const std::string theirs(all.begin() + std::ptrdiff_t(at), all.begin() + std::ptrdiff_t(at + lengths[r]));
-    if (theirs != "" && theirs != "auto" && theirs != "staged")
+  const auto all = all_gather_text(world, mine);
+  for (std::size_t r = 0; r < all.size(); ++r) {
+    const bool staged = parse_transport_setting(all[r], world.rank(), "rank " + std::to_string(r) + " has ");
+    if (staged != parse_transport_setting(all[0], world.rank(), "rank 0 has "))
       throw mpi_error(world.rank(), "KAPI_MPI_TRANSPORT", MPI_SUCCESS,
-                      "rank " + std::to_string(r) + " has '" + theirs +
-                          "', which is not a transport: expected auto (the fastest possible) or staged");
-    if (r == 0) first = theirs;
-    if ((theirs == "staged") != (first == "staged"))
-      throw mpi_error(world.rank(), "KAPI_MPI_TRANSPORT", MPI_SUCCESS,
-                      "rank 0 has '" + first + "', rank " + std::to_string(r) + " '" + theirs +
+                      "rank 0 has '" + all[0] + "', rank " + std::to_string(r) + " '" + all[r] +
                           "': every rank must move its data the same way (set it for all ranks, e.g. mpirun -x)");
   }
 }

@@ -23,6 +23,7 @@
 
 #include <Kokkos_Core.hpp>
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <exception>
 #include <functional>
@@ -80,15 +81,20 @@ inline const char* transport_name(Transport t) {
   }
 }
 
-/// Whether KAPI_MPI_TRANSPORT asks for staging (read once): "staged", or "auto" / unset.
+/// A KAPI_MPI_TRANSPORT value: true for "staged", false for "auto" or none; throws for
+/// anything else, naming `who` ("rank 2 has").
+inline bool parse_transport_setting(const std::string& value, int rank, const std::string& who) {
+  if (value.empty() || value == "auto") return false;
+  if (value == "staged") return true;
+  throw mpi_error(rank, "KAPI_MPI_TRANSPORT", MPI_SUCCESS,
+                  who + "'" + value + "', which is not a transport: expected auto (the fastest possible) or staged");
+}
+
+/// Whether KAPI_MPI_TRANSPORT asks for staging (read once).
 inline bool staging_requested() {
   static const bool staged = [] {
     const char* v = std::getenv("KAPI_MPI_TRANSPORT");
-    const std::string value = v ? v : "";
-    if (value.empty() || value == "auto") return false;
-    if (value == "staged") return true;
-    throw mpi_error(detail::world_rank(), "KAPI_MPI_TRANSPORT", MPI_SUCCESS,
-                    "'" + value + "' is not a transport: expected auto (the fastest possible) or staged");
+    return parse_transport_setting(v ? v : "", detail::world_rank(), "this rank has ");
   }();
   return staged;
 }
@@ -152,10 +158,7 @@ class Request {
   void finish_quietly() noexcept {
     if (request_ != MPI_REQUEST_NULL) MPI_Wait(&request_, MPI_STATUS_IGNORE);
 #if KAPI_MPI_HAS_PEER_TRANSFERS
-    if (peer_) {
-      const auto op = std::exchange(peer_, nullptr);
-      while (!op->advance()) detail::advance_peer_ops();
-    }
+    if (peer_) detail::complete_peer_op(*std::exchange(peer_, nullptr));
 #endif
     on_done_ = nullptr;
   }
@@ -420,6 +423,19 @@ std::vector<T> all_gather(const Communicator& comm, const std::vector<T>& mine) 
   KAPI_MPI_CHECK(MPI_Allgatherv, mine.data(), n, D::type(), all.data(), counts.data(), offsets.data(), D::type(),
                  comm.get());
   return all;
+}
+
+/// Every rank's text, in rank order, on every rank.
+inline std::vector<std::string> all_gather_text(const Communicator& comm, const std::string& mine) {
+  const auto lengths = all_gather(comm, std::vector<std::uint64_t>{mine.size()});
+  const auto chars = all_gather(comm, std::vector<char>(mine.begin(), mine.end()));
+  std::vector<std::string> texts;
+  std::size_t at = 0;
+  for (const std::uint64_t length : lengths) {
+    texts.emplace_back(chars.begin() + std::ptrdiff_t(at), chars.begin() + std::ptrdiff_t(at + length));
+    at += length;
+  }
+  return texts;
 }
 
 /// op over every rank's value, combined left to right in rank order on every rank:

@@ -254,9 +254,14 @@ inline std::shared_ptr<PeerOp> start_peer_op(std::shared_ptr<PeerOp> op) {
   return op;
 }
 
-/// Waits for `op`, advancing every transfer meanwhile; throws its error.
-inline void wait_peer_op(PeerOp& op) {
+/// Waits for `op` to complete (or fail), advancing every transfer meanwhile.
+inline void complete_peer_op(PeerOp& op) {
   while (!op.advance()) advance_peer_ops();
+}
+
+/// Waits for `op`; throws its error.
+inline void wait_peer_op(PeerOp& op) {
+  complete_peer_op(op);
   op.rethrow();
 }
 
