@@ -9,8 +9,8 @@
 // down its grid column, and every rank adds the product of the two panels into its block
 // of C in place, by the tuned kernel's accumulating form (apps/matmul tuned.hpp).
 //
-// Panel width: --panel W, or auto: on one rank the whole of K (the product is one call of
-// the tuned kernel on A and B themselves: nothing is copied or sent), on several 256.
+// Panel width: --panel W, or auto (auto_panel_width: all of K on one rank, an owner's
+// block where panels move without the host, 256 where they are staged through it).
 //
 // Overlap: panels are double-buffered. Panel p + 1's broadcasts are posted before panel
 // p's product is launched (asynchronously: kapi::call_kernel_async), and the host waits
@@ -87,6 +87,20 @@ std::vector<Panel> panels(std::size_t k, int pr, int pc, std::size_t width) {
     s = e;
   }
   return out;
+}
+
+/// --panel auto. One rank: all of K (one call of the tuned kernel on A and B). Where
+/// panels move without the host (host memory, device-aware MPI, peer copies), an owner's
+/// whole block: few long products at the tuned kernel's speed, each hiding the next
+/// block's broadcast. Staged through pinned host memory, a broadcast is slow enough that
+/// the first one, which nothing hides, must be short: 256.
+std::size_t auto_panel_width(const kapi::mpi::CartesianGrid<2>& grid, std::size_t k) {
+  if (grid.comm().size() == 1) return k;
+  const bool staged = !Kokkos::SpaceAccessibility<Kokkos::HostSpace, Memory>::accessible &&
+                      kapi::mpi::device_transport(grid.comm()) == kapi::mpi::Transport::staged;
+  if (staged) return 256;
+  const std::size_t parts = std::size_t(std::max(grid.dims()[0], grid.dims()[1]));
+  return (k + parts - 1) / parts;
 }
 
 template <class T>
@@ -275,9 +289,8 @@ int run_summa(const kapi::mpi::Communicator& world, kapi_apps::Args& args) {
   const std::size_t square = args.count("n", 1024, 1, limit);
   const std::size_t m = args.count("m", square, 1, limit), k = args.count("k", square, 1, limit), n = square;
   const std::string panel = args.text("panel", "auto");
-  const std::size_t width =
-      panel == "auto" ? (world.size() == 1 ? k : 256) : kapi_apps::Args::parse_count(panel, "panel");
-  if (width < 1 || width > limit)
+  const std::size_t asked = panel == "auto" ? 0 : kapi_apps::Args::parse_count(panel, "panel");
+  if (panel != "auto" && (asked < 1 || asked > limit))
     throw kapi_apps::usage_error("--panel: " + panel + " is outside 1.." + std::to_string(limit));
   const auto types = element_types(args, "float");
   std::array<int, 2> dims{0, 0};
@@ -296,6 +309,7 @@ int run_summa(const kapi::mpi::Communicator& world, kapi_apps::Args& args) {
   const std::string verify = verify_option(args);
   args.expect_no_more();
   kapi::mpi::CartesianGrid<2> grid(world, dims);
+  const std::size_t width = asked ? asked : auto_panel_width(grid, k);
   if (m < std::size_t(grid.dims()[0]) || n < std::size_t(grid.dims()[1]))
     throw kapi_apps::usage_error("C (" + std::to_string(m) + " x " + std::to_string(n) +
                                  ") has fewer rows or columns than the " + std::to_string(grid.dims()[0]) + " x " +
