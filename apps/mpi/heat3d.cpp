@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // kapi-mpi heat3d: the heat3d app (apps/heat3d) on a 3-d Cartesian decomposition. Each
 // rank holds its block with a one-point ghost layer; every step exchanges the six face
-// halos with the neighbours (kapi::mpi::HaloExchange: packed on the device, staged
-// through pinned host memory unless MPI is CUDA-aware) while it updates the points that
-// read no exchanged ghost, then one boundary slab per exchanged face (distributed_step;
-// --no-overlap: exchange, then one update), each with the app's kernel. At the edges of the global domain the ghost layer keeps the global
+// halos with the neighbours (kapi::mpi::HaloExchange: packed on the device; GPU to GPU
+// within a node, else staged through pinned host memory unless MPI is CUDA-aware) while
+// it updates the points that read no exchanged ghost, then one boundary slab per
+// exchanged face (distributed_step; --overlap off, or auto when every face moves GPU to
+// GPU: exchange, then one update), each with the app's kernel. At the edges of the global domain the ghost layer keeps the global
 // boundary values, so every point sees the same inputs as on one rank: the result is the
 // single-rank result bit for bit (same kernel, same arithmetic), which the check compares
 // on rank 0, as well as the host reference within the app's bound.
@@ -85,6 +86,15 @@ void distributed_step(const std::string& variant, Halo& halo, const heat3d::Grid
   if (inner_step) inner_step->wait();
   for (const Box& slab : boxes.slabs)
     if (auto s = start_box(variant, in, out, alpha, slab[0], slab[1])) s->wait();
+}
+
+/// --overlap auto: split the update around the exchange unless every face moves GPU to
+/// GPU. A peer copy of a face takes less than the split's extra launches and its less
+/// efficient slabs cost (results/cuda-hopper-h200x2-2026-11-28-mpi), while faces staged
+/// through the host, or sent by MPI, take long enough to hide.
+bool overlap_pays(const kapi::mpi::Communicator& comm) {
+  if (Kokkos::SpaceAccessibility<Kokkos::HostSpace, Memory>::accessible) return true;
+  return kapi::mpi::device_transport(comm) != kapi::mpi::Transport::peer_copies;
 }
 
 template <class T>
@@ -220,12 +230,18 @@ int run_heat3d(const kapi::mpi::Communicator& world, kapi_apps::Args& args) {
   for (const auto& v : variants)
     if (!heat3d::variant_table.visit(v, [](const auto&) {}))
       throw kapi_apps::usage_error("--variant: unknown variant '" + v + "'");
-  const bool overlap = !args.flag("no-overlap");
+  const bool no_overlap = args.flag("no-overlap");
+  const std::string overlap_mode = args.text("overlap", no_overlap ? "off" : "auto");
+  if (no_overlap && overlap_mode != "off")
+    throw kapi_apps::usage_error("--no-overlap and --overlap " + overlap_mode + " contradict each other");
+  if (overlap_mode != "auto" && overlap_mode != "on" && overlap_mode != "off")
+    throw kapi_apps::usage_error("--overlap: expected auto, on or off, got '" + overlap_mode + "'");
   const int repeats = static_cast<int>(args.count("repeat", 10, 1, INT_MAX));
   const std::string verify = verify_option(args);
   args.expect_no_more();
 
   kapi::mpi::CartesianGrid<3> grid(world);
+  const bool overlap = overlap_mode == "auto" ? overlap_pays(grid.comm()) : overlap_mode == "on";
   if (weak)
     for (int d = 0; d < 3; ++d) n[d] = per_rank * std::size_t(grid.dims()[d]);
   for (int d = 0; d < 3; ++d)
@@ -236,7 +252,7 @@ int run_heat3d(const kapi::mpi::Communicator& world, kapi_apps::Args& args) {
   say(world, "kapi-mpi heat3d: %d ranks as a %d x %d x %d grid, %s, %zu x %zu x %zu%s, %d steps, %d repeats, %s\n",
       world.size(), grid.dims()[0], grid.dims()[1], grid.dims()[2], Space::name(), n[0], n[1], n[2],
       weak ? " (n-per-rank per dimension)" : "", steps, repeats,
-      overlap ? "halo exchange behind the inner update" : "halo exchange, then the update (--no-overlap)");
+      overlap ? "halo exchange behind the inner update" : "halo exchange, then the update");
   say(world, "%-7s %-10s %24s %11s %11s %11s %12s %11s  %s\n", "type", "variant", "grid", "|error|", "bound",
       "median ms", "Gpoints/s", "halo bytes", "check");
   std::vector<kapi_apps::JsonObject> items;
