@@ -28,7 +28,8 @@ def load(folder):
                 for r in summary["results"]:
                     rows.append(dict(kind=obj["kind"], app=summary["app"].replace("mpi-", ""),
                                      ranks=int(summary["ranks"]), space=summary.get("space", "?"),
-                                     device_aware=summary.get("device_aware_mpi"), grid=summary.get("grid"), **r))
+                                     device_aware=summary.get("device_aware_mpi"), grid=summary.get("grid"),
+                                     transport=summary.get("transport"), **r))
             except (ValueError, KeyError, TypeError) as e:
                 raise ValueError("%s line %d: not a kapi-mpi summary (%s)" % (path, number, e))
     return rows
@@ -128,11 +129,17 @@ def section(folder, markdown_table, plots=True):
         return None
     md = ["## Scaling over MPI ranks (kapi-mpi)", ""]
     first = rows[0]
+    # Summaries name their transport; older ones say only whether MPI was CUDA-aware.
+    transports = sorted({r["transport"] for r in rows if r["ranks"] > 1 and r.get("transport")})
+    if transports:
+        how = "data between ranks: " + "; ".join(transports)
+    elif first.get("device_aware"):
+        how = "MPI reads device memory directly (CUDA-aware)"
+    else:
+        how = "MPI is not CUDA-aware: device buffers are staged through pinned host memory"
     md.append("Each rank one %s execution space (one GPU per rank on device builds); %s. Times are medians over "
               "the repeats, each repeat as slow as the slowest rank. Efficiency against the 1-rank run of the same "
-              "build: strong scaling t1 / (P tP), weak scaling t1 / tP." % (
-                  first["space"], "MPI reads device memory directly (CUDA-aware)" if first.get("device_aware") else
-                  "MPI is not CUDA-aware: device buffers are staged through pinned host memory"))
+              "build: strong scaling t1 / (P tP), weak scaling t1 / tP." % (first["space"], how))
     md.append("")
     terminal = []
     for key, points in sorted(groups(rows).items()):

@@ -15,7 +15,7 @@
 #   --reduce-n N          reduce, strong scaling: global elements (default 2^26)
 #   --reduce-block N      reduce, weak scaling: elements per rank (default: none, no weak run)
 #   --matmul-n N          matmul (SUMMA), strong scaling: square size (default 2048)
-#   --matmul-panel W      SUMMA panel width (default 256)
+#   --matmul-panel W      SUMMA panel width (default auto: see kapi-mpi --help)
 #   --heat3d-n N          heat3d, strong scaling: global cube (default 128)
 #   --heat3d-block N      heat3d, weak scaling: cube per rank (default 64)
 #   --heat3d-steps S      steps per timed run (default 10)
@@ -40,7 +40,7 @@ die() { echo "run-scaling: $*" >&2; exit 2; }
 [ $# -ge 1 ] && { [ "$1" = --help ] || [ "$1" = -h ]; } && { usage; exit 0; }
 [ $# -ge 2 ] || die "needs a build folder and a results folder (see --help)"
 build=$1 out=$2; shift 2
-ranks=1,2,4 apps=reduce,matmul,heat3d type=float reduce_n=2^26 reduce_block= matmul_n=2048 panel=256 heat_n=128 heat_block=64
+ranks=1,2,4 apps=reduce,matmul,heat3d type=float reduce_n=2^26 reduce_block= matmul_n=2048 panel=auto heat_n=128 heat_block=64
 steps=10 repeat=5 verify=none launcher="" dry=0
 while [ $# -gt 0 ]; do
   opt=$1

@@ -54,7 +54,7 @@ while [ $# -gt 0 ]; do
     --check-args) check_only=1 me="kapi: run" ;;
     --ranks) [ $# -ge 2 ] || bad_args "--ranks needs a list of rank counts"; ranks=$2; shift ;;
     --ranks=*) ranks=${1#--ranks=} ;;
-    --type | --repeat | --verify | --mpirun | --reduce-n | --matmul-n | --matmul-panel | --heat3d-n | --heat3d-block | --heat3d-steps)
+    --type | --repeat | --verify | --mpirun | --reduce-n | --reduce-block | --matmul-n | --matmul-panel | --heat3d-n | --heat3d-block | --heat3d-steps)
       [ $# -ge 2 ] || bad_args "$1 needs a value"; scaling+=("$1" "$2"); shift ;;
     --) shift; extra=("$@"); break ;;
     -h | --help) sed -n '3,34p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;

@@ -266,12 +266,16 @@ py_json "$r/scaling/demo.json" demo 4096
 for n in 64 128; do
   for p in 1 2; do
     echo '{"kind": "strong", "summary": {"app": "mpi-heat3d", "space": "OpenMP", "ranks": '$p', "grid": "'$p'x1x1",
+      "transport": "test transport '$p'",
       "results": [{"type": "double", "variant": "nd-range", "nx": '$n', "ny": '$n', "nz": '$n',
       "median_s": 0.0'$p', "gpoints_per_s": 1.0, "pass": true, "verified": "all"}]}}' | tr -d '\n'
     echo
   done
 done > "$r/scaling/scaling.jsonl"
 expect "report of a run with scaling results at two sizes" 0 "heat3d, strong scaling" "$tree/kapi" report "$r/scaling"
+# The report names how data moved between ranks (the runs of several ranks' transport).
+if grep -q "data between ranks: test transport 2\." "$r/scaling/report.md"; then pass "the scaling report names the transport"
+else fail "the scaling report does not name the 2-rank runs' transport"; fi
 if grep -q "plots/scaling-" "$r/scaling/report.md"; then
   plots=$(grep -o "plots/scaling-heat3d-strong-double-nd-range[^)]*[.]png" "$r/scaling/report.md" | sort -u)
   if [ "$(wc -l <<< "$plots")" = 2 ] && [ -f "$r/scaling/$(head -1 <<< "$plots")" ] &&
