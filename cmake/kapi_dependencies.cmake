@@ -12,10 +12,10 @@ if(Kokkos_VERSION VERSION_LESS 3.4.1)
 endif()
 include(${CMAKE_CURRENT_LIST_DIR}/kapi_check_kokkos_view.cmake)  # GCC 12 and the mdspan-based View
 # Boost.Context switches the host engine's work-item contexts where kapi has no switch of
-# its own (framework/src/host/context.hpp: everything but x86-64 Linux), or where
+# its own (framework/src/host/context.hpp: everything but x86-64 and aarch64 Linux), or where
 # KAPI_HOST_CONTEXT_FCONTEXT asks for it; only the runtime uses it.
-option(KAPI_HOST_CONTEXT_FCONTEXT "Switch host work-item contexts with Boost.Context's fcontext on x86-64 Linux too" OFF)
-if(CMAKE_SYSTEM_NAME STREQUAL "Linux" AND CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$"
+option(KAPI_HOST_CONTEXT_FCONTEXT "Switch host work-item contexts with Boost.Context's fcontext on x86-64 and aarch64 Linux too" OFF)
+if(CMAKE_SYSTEM_NAME STREQUAL "Linux" AND CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64|aarch64|arm64)$"
    AND NOT KAPI_HOST_CONTEXT_FCONTEXT)
   set(KAPI_USE_BOOST_CONTEXT OFF)
 else()

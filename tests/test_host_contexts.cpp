@@ -7,6 +7,7 @@
 #include <kapi/kapi.hpp>
 
 #include <cfenv>
+#include <cstdint>
 #include <stdexcept>
 
 #include "execution_spaces.hpp"
@@ -116,6 +117,71 @@ TYPED_TEST(HostContexts, RoundingModeStaysWithItsWorkItem) {
       EXPECT_EQ(t(i), mode == FE_TONEAREST || mode == FE_UPWARD ? up : down) << "work-item " << i;
     }
     EXPECT_EQ(std::fegetround(), FE_TONEAREST);
+  }
+}
+
+// Values live across barriers: the compiler keeps them in callee-saved registers (x86-64:
+// rbx, rbp, r12-r15; aarch64: x19-x28 and d8-d15) or in the work-item's frame, so a
+// switch that lost one would leave a wrong sum. The frame's 16-byte alignment, which the
+// ABIs promise at every call, is checked on an object that needs it. Host code only.
+template <class Space>
+struct LiveValuesAcrossBarriers {
+  Vec<std::int64_t, Space> ints;
+  Vec<double, Space> reals;
+  Vec<int, Space> aligned;
+  void operator()(const kapi::NdItem<1>& it) const {
+    const std::int64_t g = std::int64_t(it.get_global_id(0));
+    std::int64_t i0 = g * 3 + 1, i1 = g ^ 0x55, i2 = g * g, i3 = g + 7, i4 = g * 11, i5 = g - 3, i6 = g * 5,
+                 i7 = g + 1000, i8 = g * 13, i9 = g ^ 0x3c;
+    double d0 = double(g) * 0.5, d1 = double(g) + 0.25, d2 = double(g) * 3.0, d3 = double(g) - 1.5,
+           d4 = double(g) * 0.125, d5 = double(g) + 2.0, d6 = double(g) * 7.0, d7 = double(g) - 0.75;
+    for (int round = 0; round < 3; ++round) {
+      kapi::group_barrier(it.get_group());
+      i0 += i1, i1 += i2, i2 += i3, i3 += i4, i4 += i5, i5 += i6, i6 += i7, i7 += i8, i8 += i9, i9 += i0;
+      d0 += d1, d1 += d2, d2 += d3, d3 += d4, d4 += d5, d5 += d6, d6 += d7, d7 += d0;
+    }
+    alignas(16) volatile unsigned char needs16[16] = {};
+    aligned(it.get_global_id(0)) = int(reinterpret_cast<std::uintptr_t>(&needs16[0]) % 16 == 0);
+    ints(it.get_global_id(0)) =
+        i0 + 3 * i1 + 5 * i2 + 7 * i3 + 11 * i4 + 13 * i5 + 17 * i6 + 19 * i7 + 23 * i8 + 29 * i9;
+    reals(it.get_global_id(0)) = d0 + 3 * d1 + 5 * d2 + 7 * d3 + 11 * d4 + 13 * d5 + 17 * d6 + 19 * d7;
+  }
+};
+
+TYPED_TEST(HostContexts, ValuesLiveAcrossBarriersSurviveTheSwitches) {
+  if constexpr (!kapi::is_host_execution_space_v<TypeParam>) {
+    GTEST_SKIP() << "host contexts exist on host backends only";
+  } else {
+    const std::size_t size = 96, n = 3 * size;
+    Vec<std::int64_t, TypeParam> ints("ints", n);
+    Vec<double, TypeParam> reals("reals", n);
+    Vec<int, TypeParam> aligned("aligned", n);
+    kapi::call_kernel(TypeParam(), LiveValuesAcrossBarriers<TypeParam>{ints, reals, aligned},
+                      kapi::NdRange<1>({n}, {size}));
+    auto hi = kapi_test::to_host(ints);
+    auto hr = kapi_test::to_host(reals);
+    auto ha = kapi_test::to_host(aligned);
+    for (std::size_t w = 0; w < n; ++w) {
+      // The same arithmetic, straight through on this thread's stack.
+      const std::int64_t g = std::int64_t(w);
+      std::int64_t i[10] = {g * 3 + 1, g ^ 0x55, g * g, g + 7, g * 11, g - 3, g * 5, g + 1000, g * 13, g ^ 0x3c};
+      double d[8] = {double(g) * 0.5,   double(g) + 0.25, double(g) * 3.0, double(g) - 1.5,
+                     double(g) * 0.125, double(g) + 2.0,  double(g) * 7.0, double(g) - 0.75};
+      for (int round = 0; round < 3; ++round) {
+        for (int k = 0; k < 9; ++k) i[k] += i[k + 1];
+        i[9] += i[0];
+        for (int k = 0; k < 7; ++k) d[k] += d[k + 1];
+        d[7] += d[0];
+      }
+      const int w_i[10] = {1, 3, 5, 7, 11, 13, 17, 19, 23, 29};
+      std::int64_t want_i = 0;
+      double want_d = 0;
+      for (int k = 0; k < 10; ++k) want_i += w_i[k] * i[k];
+      for (int k = 0; k < 8; ++k) want_d += w_i[k] * d[k];
+      EXPECT_EQ(hi(w), want_i) << "work-item " << w;
+      EXPECT_DOUBLE_EQ(hr(w), want_d) << "work-item " << w;  // (multiply-adds may fuse differently)
+      EXPECT_EQ(ha(w), 1) << "work-item " << w << "'s frame is not 16-byte aligned";
+    }
   }
 }
 

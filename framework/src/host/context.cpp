@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-// The x86-64 context switch (context.hpp says why it is kapi's own), compiled once into
-// the runtime instead of emitted by every translation unit that launches a kernel.
+// The x86-64 and aarch64 context switches (context.hpp says why they are kapi's own),
+// compiled once into the runtime instead of emitted by every translation unit that
+// launches a kernel.
 #include "context.hpp"
 
-#if KAPI_HOST_CONTEXT_OWN_SWITCH
+#if KAPI_HOST_CONTEXT_OWN_SWITCH && defined(__x86_64__)
 // kapi_host_context_swap(save, target): pushes the callee-saved registers, stores the stack
 // pointer in *save, loads target and pops its registers; `ret` resumes it.
 // kapi_host_context_start: where a new context's first switch returns to; calls the entry
@@ -61,6 +62,74 @@ __asm__(
     "  .cfi_undefined rip\n"
     "  callq *%r12\n"
     "  ud2\n"
+    "  .cfi_endproc\n"
+    ".size kapi_host_context_start,.-kapi_host_context_start\n"
+    ".popsection\n");
+#endif
+
+#if KAPI_HOST_CONTEXT_OWN_SWITCH && defined(__aarch64__)
+// kapi_host_context_swap(save = x0, target = x1): stores the callee-saved registers and
+// FPCR in a 176-byte frame below the stack pointer (the layout make_host_context writes:
+// x19..x28, x29, x30, d8..d15, FPCR, padding), stores the stack pointer in *save, moves to
+// target's frame, loads its registers (FPCR only when it differs) and returns to its x30.
+// kapi_host_context_start: where a new context's first switch returns to; calls the entry
+// function kept in x19 (and ends the stack for unwinders and debuggers).
+__asm__(
+    ".pushsection .text.kapi_host_context_swap,\"ax\",%progbits\n"
+    ".globl kapi_host_context_swap\n"
+    ".hidden kapi_host_context_swap\n"
+    ".type kapi_host_context_swap,%function\n"
+    ".p2align 4\n"
+    "kapi_host_context_swap:\n"
+    "  .cfi_startproc\n"
+    "  sub sp, sp, #176\n"
+    "  stp x19, x20, [sp, #0]\n"
+    "  stp x21, x22, [sp, #16]\n"
+    "  stp x23, x24, [sp, #32]\n"
+    "  stp x25, x26, [sp, #48]\n"
+    "  stp x27, x28, [sp, #64]\n"
+    "  stp x29, x30, [sp, #80]\n"
+    "  stp d8, d9, [sp, #96]\n"
+    "  stp d10, d11, [sp, #112]\n"
+    "  stp d12, d13, [sp, #128]\n"
+    "  stp d14, d15, [sp, #144]\n"
+    "  mrs x9, fpcr\n"
+    "  str x9, [sp, #160]\n"
+    "  mov x10, sp\n"
+    "  str x10, [x0]\n"
+    "  mov sp, x1\n"
+    "  ldr x10, [sp, #160]\n"
+    "  cmp x9, x10\n"
+    "  b.ne .Lkapi_host_context_swap_fp\n"
+    ".Lkapi_host_context_swap_load:\n"
+    "  ldp x19, x20, [sp, #0]\n"
+    "  ldp x21, x22, [sp, #16]\n"
+    "  ldp x23, x24, [sp, #32]\n"
+    "  ldp x25, x26, [sp, #48]\n"
+    "  ldp x27, x28, [sp, #64]\n"
+    "  ldp x29, x30, [sp, #80]\n"
+    "  ldp d8, d9, [sp, #96]\n"
+    "  ldp d10, d11, [sp, #112]\n"
+    "  ldp d12, d13, [sp, #128]\n"
+    "  ldp d14, d15, [sp, #144]\n"
+    "  add sp, sp, #176\n"
+    "  ret\n"
+    ".Lkapi_host_context_swap_fp:\n"
+    "  msr fpcr, x10\n"
+    "  b .Lkapi_host_context_swap_load\n"
+    "  .cfi_endproc\n"
+    ".size kapi_host_context_swap,.-kapi_host_context_swap\n"
+    ".popsection\n"
+    ".pushsection .text.kapi_host_context_start,\"ax\",%progbits\n"
+    ".globl kapi_host_context_start\n"
+    ".hidden kapi_host_context_start\n"
+    ".type kapi_host_context_start,%function\n"
+    ".p2align 4\n"
+    "kapi_host_context_start:\n"
+    "  .cfi_startproc\n"
+    "  .cfi_undefined x30\n"
+    "  blr x19\n"
+    "  brk #0\n"
     "  .cfi_endproc\n"
     ".size kapi_host_context_start,.-kapi_host_context_start\n"
     ".popsection\n");

@@ -4,19 +4,23 @@
 // installed): a context is the stack pointer where a suspended context saved its
 // callee-saved registers.
 //
-// On x86-64 (System V) the switch is kapi's own (context.cpp): it returns into the resumed
-// context with `ret`. Every context suspends at the same call site, so the CPU's
-// return-address predictor guesses right. Boost.Context's fcontext (used on every other
-// platform) returns with an indirect jump, which leaves one return-stack entry behind per
-// switch, so every later return of the work-item mispredicts (bench_barrier shows the
-// cost). The switch saves what the ABI makes callee-saved: rbx, rbp, r12-r15, and MXCSR's
-// and the x87 control word's control bits; those two are loaded only when the resumed
-// context's differ from the running one's (a kernel that changed its rounding mode),
-// because ldmxcsr and fldcw stall the pipeline.
+// On x86-64 (System V) and aarch64 (AAPCS64) Linux the switch is kapi's own (context.cpp):
+// it returns into the resumed context with a return instruction. Every context suspends at
+// the same call site, so the CPU's return-address predictor guesses right. Boost.Context's
+// fcontext (used on every other platform) returns with an indirect jump, which leaves one
+// return-stack entry behind per switch, so every later return of the work-item mispredicts
+// (bench_barrier shows the cost). The switch saves what the ABI makes callee-saved and the
+// floating-point control:
+// - x86-64: rbx, rbp, r12-r15, and MXCSR's and the x87 control word's control bits;
+// - aarch64: x19-x28, the frame pointer x29, the link register x30, the low halves of
+//   v8-v15 (d8-d15), and FPCR.
+// The floating-point control is loaded only when the resumed context's differs from the
+// running one's (a kernel that changed its rounding mode): ldmxcsr, fldcw and a write of
+// FPCR stall the pipeline.
 #include <cstddef>
 #include <cstdint>
 
-#if defined(__x86_64__) && defined(__linux__) && !defined(KAPI_HOST_CONTEXT_FCONTEXT)
+#if defined(__linux__) && (defined(__x86_64__) || defined(__aarch64__)) && !defined(KAPI_HOST_CONTEXT_FCONTEXT)
 #define KAPI_HOST_CONTEXT_OWN_SWITCH 1
 #else
 #define KAPI_HOST_CONTEXT_OWN_SWITCH 0
@@ -36,6 +40,7 @@ using HostContext = void*;
 
 #if KAPI_HOST_CONTEXT_OWN_SWITCH
 
+#if defined(__x86_64__)
 /// The running thread's floating-point control: MXCSR and the x87 control word, which
 /// is what a new context starts with.
 using HostFpControl = std::uint64_t;
@@ -61,6 +66,32 @@ inline HostContext make_host_context(void* top, std::size_t /*size*/, void (*ent
   t[-8] = std::uintptr_t(fp);
   return t - 8;
 }
+#else
+/// The running thread's floating-point control: FPCR (rounding mode, flush-to-zero,
+/// default NaN, trap enables), which is what a new context starts with.
+using HostFpControl = std::uint64_t;
+inline HostFpControl host_fp_control() {
+  std::uint64_t fpcr = 0;
+  __asm__ volatile("mrs %0, fpcr" : "=r"(fpcr));
+  return fpcr;
+}
+
+/// Words in a suspended context's frame (context.cpp): x19-x28, x29, x30, d8-d15, FPCR and
+/// one word that keeps the stack pointer 16-byte aligned.
+inline constexpr std::size_t host_context_frame_words = 22;
+
+/// As on x86-64: a context on the stack that ends at `top`, whose first switch calls
+/// entry() under `fp`.
+inline HostContext make_host_context(void* top, std::size_t /*size*/, void (*entry)(), HostFpControl fp) {
+  auto* t = reinterpret_cast<std::uintptr_t*>(reinterpret_cast<std::uintptr_t>(top) & ~std::uintptr_t(15));
+  auto* frame = t - host_context_frame_words;
+  for (std::size_t i = 0; i < host_context_frame_words; ++i) frame[i] = 0;
+  frame[0] = reinterpret_cast<std::uintptr_t>(entry);                      // x19
+  frame[11] = reinterpret_cast<std::uintptr_t>(&kapi_host_context_start);  // x30: where ret goes
+  frame[20] = std::uintptr_t(fp);
+  return frame;
+}
+#endif
 
 /// Suspends the running context into `save` and resumes `target`; returns when some
 /// context resumes `save`.

@@ -54,8 +54,8 @@ std::string check_mapping_budget(std::size_t vmas, std::size_t stacks) {
   return "work-groups of up to " + std::to_string(stacks) + " work-items with barriers need " + std::to_string(vmas) +
          " memory mappings for guarded work-item stacks on this host thread, but only " + std::to_string(left) +
          " of the process' limit of " + std::to_string(limit) + " (vm.max_map_count; " + std::to_string(mapped) +
-         " in use) are left, and this Linux kernel has no "
-         "MADV_GUARD_INSTALL (6.13 or newer needs no extra mappings). Raise the limit (sysctl -w "
+         " in use) are left, and MADV_GUARD_INSTALL does not work here (Linux 6.13 or newer, "
+         "not under an emulator, needs no extra mappings). Raise the limit (sysctl -w "
          "vm.max_map_count=" +
          std::to_string(mapped + headroom + vmas * std::max(1u, std::thread::hardware_concurrency())) +
          "), run fewer host threads, use smaller work-groups, or write the kernel in the phased form";
@@ -110,7 +110,15 @@ bool HostStackPool::lightweight_guards() {
     const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
     void* probe = ::mmap(nullptr, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (probe == MAP_FAILED) return false;
-    const bool ok = ::madvise(probe, page, MADV_GUARD_INSTALL) == 0;
+    bool ok = ::madvise(probe, page, MADV_GUARD_INSTALL) == 0;
+    // A guard must also stop a read: qemu-user accepts advice it does not know and ignores
+    // it. The kernel reading the page for write(2) fails with EFAULT if the guard is there.
+    int fds[2];
+    if (ok && ::pipe(fds) == 0) {
+      ok = ::write(fds[1], probe, 1) < 0 && errno == EFAULT;
+      ::close(fds[0]);
+      ::close(fds[1]);
+    }
     ::munmap(probe, 2 * page);
     return ok;
   }();
