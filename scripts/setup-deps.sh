@@ -5,7 +5,8 @@
 # Debian packages: GoogleTest, Google Benchmark, OpenBLAS, matplotlib, ccache, Boost.Context
 # (off x86-64 only: the host engine's own context switch needs none there),
 # OpenMPI (the MPI layer and the distributed apps; KAPI_ENABLE_MPI=OFF builds without it)
-# (and hipcc for the hip configuration).
+# (and hipcc for the hip configuration; the aarch64 cross compiler, qemu-user and GoogleTest
+# built for aarch64 for openmp-aarch64).
 # Kokkos + Kokkos Kernels 3.4.01: built from Debian's trilinos 13.2 source package, one
 # install per configuration under $KAPI_CACHE (default ~/.cache/kapi), unless the user
 # gives their own Kokkos with Kokkos_ROOT. The hip configuration has no Kokkos Kernels.
@@ -87,6 +88,13 @@ pkgs=(cmake g++ ccache clang-format libgtest-dev libbenchmark-dev libopenblas-de
 if [ "$config" = clang ] && [ -n "$offline" ] && ! command -v clang++-16 > /dev/null; then
   die 2 "the 'clang' configuration needs Debian's clang-16 and libomp-16-dev, which an offline pack does not carry; install them first"
 fi
+cross=0
+[ "$config" != "${config%-aarch64}" ] && cross=1
+# aarch64: the cross compiler (with the target's C and C++ runtimes and libgomp) and qemu-user.
+[ "$cross" = 1 ] && pkgs+=(g++-aarch64-linux-gnu qemu-user-static)
+if [ "$cross" = 1 ] && [ -n "$offline" ] && ! command -v aarch64-linux-gnu-g++ > /dev/null; then
+  die 2 "the '$config' configuration needs Debian's g++-aarch64-linux-gnu and qemu-user-static, which an offline pack does not carry; install them first"
+fi
 missing=()
 if [ -z "$offline" ]; then
   for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
@@ -123,6 +131,20 @@ if [ ${#missing[@]} -gt 0 ]; then
   say "installing Debian packages: ${missing[*]}"
   sudo_=""; [ "$(id -u)" -eq 0 ] || sudo_=sudo
   $sudo_ apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo_ apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+# --- GoogleTest for aarch64 -------------------------------------------------------
+# Debian has no arm64 GoogleTest without multiarch; libgtest-dev ships its sources, built
+# here with the cross compiler into $cache/<config>/gtest (./kapi passes it as GTest_ROOT).
+if [ "$cross" = 1 ] && [ ! -f "$cache/$config/gtest/.kapi-complete" ]; then
+  say "building GoogleTest for aarch64 from /usr/src/googletest"
+  gwork=$(mkdir -p "$cache/$config" && mktemp -d "$cache/$config/.gtest-build.XXXXXX"); scratch+=("$gwork")
+  cmake -S /usr/src/googletest -B "$gwork" -DCMAKE_TOOLCHAIN_FILE="$here/cmake/toolchains/aarch64-linux-gnu.cmake" \
+    -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX="$cache/$config/gtest" > "$gwork.log" 2>&1 &&
+    cmake --build "$gwork" -j "$jobs" >> "$gwork.log" 2>&1 && cmake --install "$gwork" >> "$gwork.log" 2>&1 ||
+    { tail -30 "$gwork.log"; rm -f "$gwork.log"; die 1 "GoogleTest did not build for aarch64"; }
+  rm -f "$gwork.log"
+  touch "$cache/$config/gtest/.kapi-complete"
 fi
 
 # --- a user's own Kokkos wins ----------------------------------------------------
@@ -183,7 +205,8 @@ cmake -S "$work/kokkos" -B "$work/build-kokkos" -C "$here/configs/$config.cmake"
 cmake --build "$work/build-kokkos" -j "$jobs" > "$work/kokkos-build.log" 2>&1 || { tail -40 "$work/kokkos-build.log"; exit 1; }
 cmake --install "$work/build-kokkos" > /dev/null
 
-# Kokkos Kernels (not for hip: no rocBLAS anchors there, and the apps build without it):
+# Kokkos Kernels (not for hip: no rocBLAS anchors there, and the apps build without it;
+# not for aarch64, which builds no benchmarks):
 # no explicit instantiation (the apps instantiate the few kernels they
 # use), BLAS from OpenBLAS on the host and cuBLAS on CUDA (no cuSPARSE: the calls that
 # Kokkos Kernels 3.4.01 makes into it were removed in CUDA 12).
@@ -196,7 +219,7 @@ if [ -n "$offline" ]; then
 fi
 [ "$config" != "${config#cuda}" ] && kk_tpls+=(-DKokkosKernels_ENABLE_TPL_CUBLAS=ON -DKokkosKernels_ENABLE_TPL_CUSPARSE=OFF
   -DCMAKE_PROJECT_INCLUDE="$here/cmake/find-cudatoolkit-first.cmake")
-if [ "$config" != hip ]; then
+if [ "$config" != hip ] && [ "$cross" = 0 ]; then
 say "building Kokkos Kernels 3.4.01 for '$config'"
 cmake -S "$work/kokkos-kernels" -B "$work/build-kk" -DKokkos_ROOT="$prefix" \
   -DCMAKE_CXX_COMPILER="$(grep -m1 '^CMAKE_CXX_COMPILER:' "$work/build-kokkos/CMakeCache.txt" | cut -d= -f2)" \
