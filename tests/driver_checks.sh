@@ -116,6 +116,8 @@ expect "build refuses a flag of test" 2 "unknown flag '--compile-only' for 'buil
 expect "setup refuses flags" 2 "unknown flag '--sanitize' for 'setup'; accepted: none" "$drv/kapi" setup openmp --sanitize
 expect "test refuses a second configuration" 2 "unexpected argument 'serial' for 'test'" "$drv/kapi" test openmp serial
 expect "configs refuses arguments" 2 "configs takes no arguments" "$drv/kapi" configs openmp
+expect "run refuses the cross configuration before building" 2 "^kapi: run: 'openmp-aarch64' builds no benchmarks" \
+  "$drv/kapi" run openmp-aarch64
 expect "run refuses a misspelt flag before building" 2 "unknown flag '--santize'.*accepted: --full --quick --apps" \
   "$drv/kapi" run openmp --santize
 expect "run refuses a flag of test" 2 "unknown flag '--sanitize'" "$drv/kapi" run --sanitize
