@@ -201,23 +201,22 @@ void launch_hierarchical(const std::string* name, const ExecSpace& space, const 
 /// Runs the kernel once per work-group of `groups` work-groups of `local` work-items each
 /// (SYCL's parallel_for_work_group(numGroups, groupSize, kernel)) on `space`, and returns
 /// when it is done. Kokkos Tools shows "kapi::phased <kernel type>".
-template <class ExecSpace, int N, class Kernel, class = std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value>>
+template <class ExecSpace, int N, class Kernel, class = std::enable_if_t<detail::is_execution_space_v<ExecSpace>>>
 void parallel_for_work_group(const ExecSpace& space, const Range<N>& groups, const Range<N>& local,
                              const Kernel& kernel) {
   detail::launch_hierarchical(nullptr, space, groups, local, kernel);
 }
 
 /// The same under a name of your own.
-template <class ExecSpace, int N, class Kernel, class = std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value>>
+template <class ExecSpace, int N, class Kernel, class = std::enable_if_t<detail::is_execution_space_v<ExecSpace>>>
 void parallel_for_work_group(const std::string& name, const ExecSpace& space, const Range<N>& groups,
                              const Range<N>& local, const Kernel& kernel) {
   detail::launch_hierarchical(&name, space, groups, local, kernel);
 }
 
 /// The same named by a type, as SYCL's parallel_for_work_group<class Name>.
-template <
-    class Name, class ExecSpace, int N, class Kernel,
-    class = std::enable_if_t<!Kokkos::is_execution_space<Name>::value && Kokkos::is_execution_space<ExecSpace>::value>>
+template <class Name, class ExecSpace, int N, class Kernel,
+          class = std::enable_if_t<!detail::is_execution_space_v<Name> && detail::is_execution_space_v<ExecSpace>>>
 void parallel_for_work_group(const ExecSpace& space, const Range<N>& groups, const Range<N>& local,
                              const Kernel& kernel) {
   detail::launch_hierarchical(&detail::kernel_name_label<Name>(), space, groups, local, kernel);
@@ -237,7 +236,7 @@ void parallel_for_work_group(const Range<N>& groups, const Range<N>& local, cons
 }
 
 /// SYCL's form without a work-group size (the implementation's choice): kapi needs it given.
-template <class ExecSpace, int N, class Kernel, class = std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value>>
+template <class ExecSpace, int N, class Kernel, class = std::enable_if_t<detail::is_execution_space_v<ExecSpace>>>
 void parallel_for_work_group(const ExecSpace&, const Range<N>&, const Kernel&) {
   static_assert(sizeof(Kernel) == 0,
                 "kapi::parallel_for_work_group: give the work-group size, (space, groups, local, kernel); kapi does "

@@ -26,6 +26,19 @@ namespace kapi {
 
 namespace detail {
 
+/// Whether T is an execution space, for an explicit first template argument that may be
+/// either: call_kernel<Space>(…) names the space, call_kernel<Name>(…) the kernel. SYCL's
+/// kernel names are usually incomplete (`class Name` declared in the call), and Kokkos'
+/// is_execution_space needs a complete type from Kokkos 4 on (std::is_base_of): an
+/// incomplete type is no execution space.
+template <class T, class = void>
+struct is_execution_space : std::false_type {};
+template <class T>
+struct is_execution_space<T, std::enable_if_t<(sizeof(T) > 0)>>
+    : std::bool_constant<Kokkos::is_execution_space<T>::value> {};
+template <class T>
+inline constexpr bool is_execution_space_v = is_execution_space<T>::value;
+
 /// A launch: plan it (every check, the same on every backend), then hand the plan to the
 /// backend's launcher. Returns the launch's status, or nullptr when nothing can fail later.
 template <class ExecSpace, class Kernel, int N, class... Args>
@@ -96,7 +109,7 @@ class KernelEvent {
 /// Starts the kernel on `space` and returns without waiting for it. Kokkos Tools and
 /// profilers show it as "kapi::range <kernel type>" (or kapi::nd_range, kapi::phased).
 template <class ExecSpace, class Kernel, class R, class... Args,
-          class = std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value>>
+          class = std::enable_if_t<detail::is_execution_space_v<ExecSpace>>>
 KernelEvent<ExecSpace> call_kernel_async(const ExecSpace& space, const Kernel& kernel, const R& range,
                                          const Args&... args) {
   static_assert(is_range_v<R> || is_nd_range_v<R>, "kapi::call_kernel: the second argument must be a Range or NdRange");
@@ -106,7 +119,7 @@ KernelEvent<ExecSpace> call_kernel_async(const ExecSpace& space, const Kernel& k
 /// The same under a name of your own, as Kokkos::parallel_for takes a label:
 ///   kapi::call_kernel_async("blur", space, BlurKernel{}, range, in, out);
 template <class ExecSpace, class Kernel, class R, class... Args,
-          class = std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value>>
+          class = std::enable_if_t<detail::is_execution_space_v<ExecSpace>>>
 KernelEvent<ExecSpace> call_kernel_async(const std::string& name, const ExecSpace& space, const Kernel& kernel,
                                          const R& range, const Args&... args) {
   static_assert(is_range_v<R> || is_nd_range_v<R>, "kapi::call_kernel: the third argument must be a Range or NdRange");
@@ -115,9 +128,8 @@ KernelEvent<ExecSpace> call_kernel_async(const std::string& name, const ExecSpac
 
 /// The same named by a type, as SYCL's parallel_for<class Name>:
 ///   kapi::call_kernel_async<class Blur>(space, kernel, range, in, out);   // Kokkos Tools shows "Blur"
-template <
-    class Name, class ExecSpace, class Kernel, class R, class... Args,
-    class = std::enable_if_t<!Kokkos::is_execution_space<Name>::value && Kokkos::is_execution_space<ExecSpace>::value>>
+template <class Name, class ExecSpace, class Kernel, class R, class... Args,
+          class = std::enable_if_t<!detail::is_execution_space_v<Name> && detail::is_execution_space_v<ExecSpace>>>
 KernelEvent<ExecSpace> call_kernel_async(const ExecSpace& space, const Kernel& kernel, const R& range,
                                          const Args&... args) {
   return call_kernel_async(detail::kernel_name_label<Name>(), space, kernel, range, args...);
@@ -125,14 +137,14 @@ KernelEvent<ExecSpace> call_kernel_async(const ExecSpace& space, const Kernel& k
 
 /// Runs the kernel on `space` and returns when it is done.
 template <class ExecSpace, class Kernel, class R, class... Args,
-          class = std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value>>
+          class = std::enable_if_t<detail::is_execution_space_v<ExecSpace>>>
 void call_kernel(const ExecSpace& space, const Kernel& kernel, const R& range, const Args&... args) {
   call_kernel_async(space, kernel, range, args...).wait();
 }
 
 /// Runs the kernel on `space` under a name of your own and returns when it is done.
 template <class ExecSpace, class Kernel, class R, class... Args,
-          class = std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value>>
+          class = std::enable_if_t<detail::is_execution_space_v<ExecSpace>>>
 void call_kernel(const std::string& name, const ExecSpace& space, const Kernel& kernel, const R& range,
                  const Args&... args) {
   call_kernel_async(name, space, kernel, range, args...).wait();
@@ -140,31 +152,30 @@ void call_kernel(const std::string& name, const ExecSpace& space, const Kernel& 
 
 /// Runs the kernel on `space`, named by a type (SYCL's parallel_for<class Name>), and
 /// returns when it is done.
-template <
-    class Name, class ExecSpace, class Kernel, class R, class... Args,
-    class = std::enable_if_t<!Kokkos::is_execution_space<Name>::value && Kokkos::is_execution_space<ExecSpace>::value>>
+template <class Name, class ExecSpace, class Kernel, class R, class... Args,
+          class = std::enable_if_t<!detail::is_execution_space_v<Name> && detail::is_execution_space_v<ExecSpace>>>
 void call_kernel(const ExecSpace& space, const Kernel& kernel, const R& range, const Args&... args) {
   call_kernel_async(detail::kernel_name_label<Name>(), space, kernel, range, args...).wait();
 }
 
 /// Runs the kernel on the default execution space and returns when it is done.
 template <class Kernel, class R, class... Args,
-          class = std::enable_if_t<!Kokkos::is_execution_space<Kernel>::value && (is_range_v<R> || is_nd_range_v<R>)>>
+          class = std::enable_if_t<!detail::is_execution_space_v<Kernel> && (is_range_v<R> || is_nd_range_v<R>)>>
 void call_kernel(const Kernel& kernel, const R& range, const Args&... args) {
   call_kernel(Kokkos::DefaultExecutionSpace(), kernel, range, args...);
 }
 
 /// Runs the kernel on the default execution space under a name of your own.
 template <class Kernel, class R, class... Args,
-          class = std::enable_if_t<!Kokkos::is_execution_space<Kernel>::value && (is_range_v<R> || is_nd_range_v<R>)>>
+          class = std::enable_if_t<!detail::is_execution_space_v<Kernel> && (is_range_v<R> || is_nd_range_v<R>)>>
 void call_kernel(const std::string& name, const Kernel& kernel, const R& range, const Args&... args) {
   call_kernel(name, Kokkos::DefaultExecutionSpace(), kernel, range, args...);
 }
 
 /// Runs the kernel on the default execution space, named by a type.
 template <class Name, class Kernel, class R, class... Args,
-          class = std::enable_if_t<!Kokkos::is_execution_space<Name>::value &&
-                                   !Kokkos::is_execution_space<Kernel>::value && (is_range_v<R> || is_nd_range_v<R>)>>
+          class = std::enable_if_t<!detail::is_execution_space_v<Name> && !detail::is_execution_space_v<Kernel> &&
+                                   (is_range_v<R> || is_nd_range_v<R>)>>
 void call_kernel(const Kernel& kernel, const R& range, const Args&... args) {
   call_kernel(detail::kernel_name_label<Name>(), Kokkos::DefaultExecutionSpace(), kernel, range, args...);
 }
