@@ -494,6 +494,18 @@ TYPED_TEST(ReductionVariables, LaunchFormsAndSizes) {
                                          kapi::reduction(c, kapi::plus<>()));
     event.wait();
     EXPECT_EQ(read(c), expect) << "n = " << n;
+
+    // Launches queued one behind the other before any is waited for (on CUDA they share
+    // their stream's reduction scratch, each leaving it ready for the next).
+    std::vector<Scalar<std::int64_t, Space>> queued;
+    std::vector<kapi::KernelEvent<Space>> events;
+    for (int i = 0; i < 3; ++i) {
+      queued.push_back(scalar<std::int64_t, Space>("queued", 0));
+      events.push_back(kapi::call_kernel_async(Space(), CombineRange1<decltype(x)>{x}, kapi::Range<1>{n},
+                                               kapi::reduction(queued.back(), kapi::plus<>())));
+    }
+    for (auto& e : events) e.wait();
+    for (auto& q : queued) EXPECT_EQ(read(q), expect) << "n = " << n << ", queued launches";
   }
   double lambda_sum = 0;
   sum_with_a_lambda<Space>(5000, lambda_sum);

@@ -4,7 +4,8 @@
 // work-items add their element into a reduction variable:
 //   kapi::call_kernel(space, AddElement{}, kapi::Range<1>{n}, x, kapi::reduction(sum, kapi::plus<>(), ...));
 // The launch reduces as it runs (a Kokkos parallel_reduce with the same body as the
-// kokkos-parallel-reduce anchor) and stores the total in `sum`, a variable the host reads
+// kokkos-parallel-reduce anchor; on CUDA kapi's own reduction launch, whose threads' runs
+// are shorter than Kokkos', within the same depth) and stores the total in `sum`, a variable the host reads
 // where the launch wrote it (host memory on host backends, pinned host memory on CUDA,
 // where Kokkos' own reduction into a host scalar lands too).
 // Error: a host thread adds its run of elements with one accumulator (Kokkos' static

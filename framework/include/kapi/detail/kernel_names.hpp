@@ -71,12 +71,13 @@ const std::string& kernel_name_label() {
   return label;
 }
 
-/// A kernel kapi launches itself, outside Kokkos::parallel_for, shown to Kokkos Tools as a
-/// parallel_for for the scope's lifetime.
-class ToolsParallelFor {
+/// A kernel kapi launches itself, outside Kokkos::parallel_for (Reduce: parallel_reduce),
+/// shown to Kokkos Tools as one for the scope's lifetime.
+template <bool Reduce>
+class ToolsKernelRegion {
  public:
   template <class ExecSpace>
-  ToolsParallelFor(const std::string& label, const ExecSpace& space) {
+  ToolsKernelRegion(const std::string& label, const ExecSpace& space) {
     if (!Kokkos::Tools::profileLibraryLoaded()) return;
     active_ = true;
 #if KOKKOS_VERSION >= 30700
@@ -84,18 +85,27 @@ class ToolsParallelFor {
 #else
     const std::uint32_t device = Kokkos::Profiling::Experimental::device_id(space);
 #endif
-    Kokkos::Tools::beginParallelFor(label, device, &id_);
+    if constexpr (Reduce)
+      Kokkos::Tools::beginParallelReduce(label, device, &id_);
+    else
+      Kokkos::Tools::beginParallelFor(label, device, &id_);
   }
-  ~ToolsParallelFor() {
-    if (active_) Kokkos::Tools::endParallelFor(id_);
+  ~ToolsKernelRegion() {
+    if (!active_) return;
+    if constexpr (Reduce)
+      Kokkos::Tools::endParallelReduce(id_);
+    else
+      Kokkos::Tools::endParallelFor(id_);
   }
-  ToolsParallelFor(const ToolsParallelFor&) = delete;
-  ToolsParallelFor& operator=(const ToolsParallelFor&) = delete;
+  ToolsKernelRegion(const ToolsKernelRegion&) = delete;
+  ToolsKernelRegion& operator=(const ToolsKernelRegion&) = delete;
 
  private:
   bool active_ = false;
   std::uint64_t id_ = 0;
 };
+using ToolsParallelFor = ToolsKernelRegion<false>;
+using ToolsParallelReduce = ToolsKernelRegion<true>;
 
 /// A copy kapi makes itself (cudaMemcpyAsync), shown to Kokkos Tools as a deep copy.
 class ToolsDeepCopy {

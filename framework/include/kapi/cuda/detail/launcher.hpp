@@ -3,7 +3,9 @@
 // The CUDA backend's launcher: kapi's own launches on the execution space's stream where
 // they apply, the team backend's Kokkos launches (team/detail/launcher.hpp) otherwise.
 //  - range kernels without reduction arguments: cuda_launch_range (range_launch.hpp),
-//    unless built with KAPI_CUDA_RANGE_LAUNCH=0;
+//    unless built with KAPI_CUDA_RANGE_LAUNCH=0; one-dimensional ones with reduction
+//    arguments whose partials fit a block's local memory: cuda_launch_range_reduce
+//    (range_reduce.hpp), likewise;
 //  - work-group kernels without reduction arguments whose local memory fits the block's
 //    shared memory: cuda_launch_groups (group_launch.hpp), unless built with
 //    KAPI_CUDA_GROUP_LAUNCH=0;
@@ -14,6 +16,7 @@
 #include <kapi/config.hpp>
 #include <kapi/cuda/detail/group_launch.hpp>
 #include <kapi/cuda/detail/range_launch.hpp>
+#include <kapi/cuda/detail/range_reduce.hpp>
 #include <kapi/detail/kernel_names.hpp>
 #include <kapi/detail/launch_plan.hpp>
 #include <kapi/detail/launch_status.hpp>
@@ -28,9 +31,15 @@ struct CudaLauncher {
   template <class Kernel, int N, class... Args>
   static std::shared_ptr<LaunchStatus> run(const ExecSpace& space, const RangePlan<Kernel, N, Args...>& plan) {
 #if KAPI_HAS_CUDA_RANGE_LAUNCH
-    if constexpr (!RangePlan<Kernel, N, Args...>::reduces) {
+    using Plan = RangePlan<Kernel, N, Args...>;
+    if constexpr (!Plan::reduces) {
       const ToolsParallelFor region(plan.label, space);
       cuda_launch_range(space, plan.body, plan.body.range.extent);
+      return nullptr;
+    } else if constexpr (N == 1 && cuda_range_reduce_fits<typename RangeBody<Kernel, N, Args...>::partials_type>) {
+      const ToolsParallelReduce region(plan.label, space);
+      cuda_launch_range_reduce(space, DeviceRangeReduceFunctor<RangeBody<Kernel, N, Args...>>{plan.body},
+                               std::int64_t(plan.body.range.extent[0]));
       return nullptr;
     } else
 #endif
