@@ -20,13 +20,6 @@ namespace mpi_apps {
 using Space = Kokkos::DefaultExecutionSpace;
 using Memory = Space::memory_space;
 
-/// How the apps' Views (in Memory) travel between all of `comm`'s ranks, as a Buffer of
-/// them would say (Buffer::transport).
-inline kapi::mpi::Transport app_transport(const kapi::mpi::Communicator& comm) {
-  if (Kokkos::SpaceAccessibility<Kokkos::HostSpace, Memory>::accessible) return kapi::mpi::Transport::host_memory;
-  return kapi::mpi::device_transport(comm);
-}
-
 /// A deterministic value in [0, 1) from an index (splitmix64), the same on host and device.
 KOKKOS_INLINE_FUNCTION double unit_hash(std::uint64_t i) {
   std::uint64_t z = i + 0x9E3779B97F4A7C15ull;

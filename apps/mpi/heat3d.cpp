@@ -93,7 +93,7 @@ void distributed_step(const std::string& variant, Halo& halo, const heat3d::Grid
 /// efficient slabs cost (results/cuda-hopper-h200x2-2026-11-28-mpi), while faces staged
 /// through the host, or sent by MPI, take long enough to hide.
 bool overlap_pays(const kapi::mpi::Communicator& comm) {
-  return app_transport(comm) != kapi::mpi::Transport::peer_copies;
+  return kapi::mpi::transport<Memory>(comm) != kapi::mpi::Transport::peer_copies;
 }
 
 template <class T>

@@ -96,7 +96,7 @@ std::vector<Panel> panels(std::size_t k, int pr, int pc, std::size_t width) {
 /// the first one, which nothing hides, must be short: 256.
 std::size_t auto_panel_width(const kapi::mpi::CartesianGrid<2>& grid, std::size_t k) {
   if (grid.comm().size() == 1) return k;
-  if (app_transport(grid.comm()) == kapi::mpi::Transport::staged) return 256;
+  if (kapi::mpi::transport<Memory>(grid.comm()) == kapi::mpi::Transport::staged) return 256;
   const std::size_t parts = std::size_t(std::max(grid.dims()[0], grid.dims()[1]));
   return (k + parts - 1) / parts;
 }

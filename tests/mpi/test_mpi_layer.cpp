@@ -259,6 +259,7 @@ TYPED_TEST(MpiTransfer, TheTransportFollowsTheMemoryTheLibraryAndTheSetting) {
   }
   EXPECT_EQ(automatic.transport(world, right), want) << kapi::mpi::transport_name(automatic.transport(world, right));
   EXPECT_EQ(automatic.transport(world, world.rank()), want);  // a rank and itself share a node
+  EXPECT_EQ(kapi::mpi::transport<typename TypeParam::memory_space>(world, right), want);  // any View, no Buffer
   if (world.one_node()) {
     EXPECT_EQ(automatic.transport(world), want);
     EXPECT_EQ(kapi::mpi::describe_transport<typename TypeParam::memory_space>(world), kapi::mpi::transport_name(want));

@@ -111,6 +111,14 @@ inline Transport device_transport(const Communicator& comm, int peer = -1) {
   return Transport::staged;
 }
 
+/// How Views in MemorySpace travel between `comm`'s rank and `peer` (all of its ranks with
+/// peer = -1): through host memory where the host reaches them, else device_transport.
+template <class MemorySpace>
+Transport transport(const Communicator& comm, int peer = -1) {
+  if (Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemorySpace>::accessible) return Transport::host_memory;
+  return device_transport(comm, peer);
+}
+
 /// A transfer in flight. wait() completes it (a staged receive is copied into its View
 /// then) and throws mpi_error if it failed; a Request destroyed unfinished is waited for.
 class Request {
@@ -174,9 +182,7 @@ class Request {
 /// How Views of MemorySpace travel between `comm`'s ranks, in words (an app's summary).
 template <class MemorySpace>
 std::string describe_transport(const Communicator& comm) {
-  if (Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemorySpace>::accessible)
-    return transport_name(Transport::host_memory);
-  const Transport t = device_transport(comm);
+  const Transport t = mpi::transport<MemorySpace>(comm);
   if (t == Transport::staged && peer_copies_built && !staging_requested() && comm.node_size() > 1)
     return std::string(transport_name(Transport::peer_copies)) + " within a node, " +
            transport_name(Transport::staged) + " between nodes";
@@ -237,8 +243,7 @@ class Buffer {
   /// as broadcasts do).
   Transport transport(const Communicator& comm, int peer = -1) const {
     if (staging_ == Staging::always) return Transport::staged;
-    if (host_memory) return Transport::host_memory;
-    return device_transport(comm, peer);
+    return mpi::transport<memory_space>(comm, peer);
   }
 
   // Each transfer moves the View's first `count` elements in memory order (all of them
