@@ -7,6 +7,15 @@
 // multiprocessor-ish (256 on a device), 64 rounds each. Counter "ns/item": nanoseconds per
 // work-item per round (per barrier), lower is better; pct_of_anchor = loop / barrier.
 // Check: every work-item's final value against the host's.
+//
+// The per-group cost (type f64): one collective per group over 2^18 work-items, so that
+// starting groups dominates, not barriers inside them:
+//   raw-kokkos  team-reduce         a TeamPolicy team per group: parallel_reduce over a
+//                                   TeamThreadRange of the group's elements, one atomic
+//   kapi        reduce-over-group   an nd-range kernel: reduce_over_group, one atomic by
+//                                   work-item 0
+// ns/item: nanoseconds per work-item; pct_of_raw_kokkos = team-reduce / reduce-over-group.
+// Check: the sum, exact (every element 0.5).
 #include <kapi/kapi.hpp>
 
 #include <cstdint>
@@ -78,6 +87,73 @@ Case make_case(const Space& space, const Cache& data, std::size_t items, const s
   return c;
 }
 
+// ---- one collective per group
+constexpr std::size_t collective_items = std::size_t(1) << 18;
+using Sum = Kokkos::View<double, MemSpace>;
+using Elements = Kokkos::View<double*, MemSpace>;
+
+struct GroupReduce {
+  template <class X, class S>
+  KOKKOS_INLINE_FUNCTION void operator()(const kapi::NdItem<1>& it, const X& x, const S& s) const {
+    const double v = kapi::reduce_over_group(it.get_group(), x(it.get_global_id(0)), kapi::plus<>());
+    if (it.get_local_id(0) == 0) Kokkos::atomic_add(&s(), v);
+  }
+};
+
+struct TeamReduce {
+  using Member = typename Kokkos::TeamPolicy<Space>::member_type;
+  Elements x;
+  Sum s;
+  int items;
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& m) const {
+    const std::size_t first = std::size_t(m.league_rank()) * std::size_t(items);
+    double v = 0;
+    Kokkos::parallel_reduce(
+        Kokkos::TeamThreadRange(m, items), [&](int i, double& a) { a += x(first + std::size_t(i)); }, v);
+    Kokkos::single(Kokkos::PerTeam(m), [&] { Kokkos::atomic_add(&s(), v); });
+  }
+};
+
+struct CollectiveData {
+  Elements x;
+  Sum s;
+};
+
+Case make_collective_case(const Space& space, const std::shared_ptr<CollectiveData>& d, std::size_t items,
+                          bool kapi_form) {
+  Case c;
+  c.app = "barrier";
+  c.type = "f64";
+  c.variant = kapi_form ? "reduce-over-group" : "team-reduce";
+  c.role = kapi_form ? Role::kapi : Role::raw_kokkos;
+  c.size_name = "items";
+  c.size = items;
+  c.work = double(collective_items);  // work-items
+  c.unit = "ns/item";
+  c.time_unit = benchmark::kMicrosecond;
+  c.poison = [d] { Kokkos::deep_copy(d->s, -1.0); };
+  c.verify = [d] {
+    double got = 0;
+    Kokkos::deep_copy(got, d->s);
+    const double want = 0.5 * double(collective_items);
+    return got == want ? std::string() : mismatch("sum", want, got);
+  };
+  c.bind = [space, d, items, kapi_form] {
+    return std::function<void()>([space, d, items, kapi_form] {
+      Kokkos::deep_copy(space, d->s, 0.0);
+      if (kapi_form) {
+        const kapi::NdRange<1> range{kapi::Range<1>(collective_items), kapi::Range<1>(items)};
+        kapi::call_kernel(space, GroupReduce{}, range, d->x, d->s);
+      } else {
+        Kokkos::parallel_for("barrier: team-reduce",
+                             Kokkos::TeamPolicy<Space>(space, int(collective_items / items), Kokkos::AUTO),
+                             TeamReduce{d->x, d->s, int(items)});
+      }
+    });
+  };
+  return c;
+}
+
 void register_all(Harness& h) {
   benchmark::AddCustomContext("anchor", "loop: the same nd-range kernel without its barriers");
   const Space space = h.space();
@@ -86,6 +162,13 @@ void register_all(Harness& h) {
   for (std::size_t items : h.sweep({64, 256, 1024})) {
     h.add(make_case<false>(space, data, items, "loop", Role::anchor));
     h.add(make_case<true>(space, data, items, "barrier", Role::kapi));
+  }
+  auto collective = std::make_shared<CollectiveData>(
+      CollectiveData{Elements(std::string("x"), collective_items), Sum(std::string("sum"))});
+  Kokkos::deep_copy(collective->x, 0.5);
+  for (std::size_t items : h.sweep({64, 256, 1024})) {
+    h.add(make_collective_case(space, collective, items, false));
+    h.add(make_collective_case(space, collective, items, true));
   }
 }
 
