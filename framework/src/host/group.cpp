@@ -63,7 +63,7 @@ void HostGroup::barrier() {
   if (!synchronised_) {  // work-item 0's first barrier: the group needs contexts from here on
     synchronised_ = true;
     barriers_passed_.assign(count_, 0);
-    const std::string refused = count_ > 1 ? HostStackPool::this_thread().reserve(count_, stack_bytes_) : "";
+    const std::string refused = count_ > 1 ? pool_->reserve(count_, stack_bytes_) : "";
     if (!refused.empty()) {
       status_->fail(refused);
       throw HostGroupUnwind{};
@@ -112,14 +112,15 @@ void HostGroup::begin(std::size_t count, std::size_t group_linear_id, LaunchStat
   }
   stack_bytes_ = host_stack_setting().bytes;  // the launch has checked the setting
   fp_control_ = host_fp_control();            // every work-item starts with the group's
-  HostWorkItemInfo& info = host_work_item_info();
-  info.group = group_linear_id;
-  info.stack_bytes = stack_bytes_;
+  pool_ = &HostStackPool::this_thread();
+  info_ = &host_work_item_info();
+  info_->group = group_linear_id;
+  info_->stack_bytes = stack_bytes_;
 }
 
 // Runs f(arg) as work-item `item`, its exceptions caught; false if it did not end normally.
 bool HostGroup::guarded(std::size_t item, Call f, std::size_t arg) {
-  host_work_item_info().item = item;
+  info_->item = item;
   try {
     f(arg);
     return true;
@@ -156,27 +157,23 @@ void HostGroup::switch_to(std::size_t next, std::size_t me) {
   if (next >= started_) start_context(next);
   from_ = me;
   current_ = next;
-  asan_start_switch(&asan_fake_stacks_[me], stack_bottom(next), stack_size(next));
+  if constexpr (asan_enabled) asan_start_switch(&asan_fake_stacks_[me], stack_bottom(next), stack_size(next));
   swap_host_context(contexts_[me], contexts_[next]);
   asan_finish_switch(asan_fake_stacks_[me]);
   current_ = me;
-  host_work_item_info().item = me;
+  info_->item = me;
 }
 
 void HostGroup::start_context(std::size_t i) {
-  const HostStackPool& pool = HostStackPool::this_thread();
+  const HostStackPool& pool = *pool_;
   asan_unpoison(pool.bottom(i), pool.size(i));  // poison left by an earlier context on this stack
   contexts_[i] = make_host_context(pool.top(i), pool.size(i), &entry, fp_control_);
   ended_[i] = false;
   started_ = i + 1;
 }
 
-const void* HostGroup::stack_bottom(std::size_t i) const {
-  return i == 0 ? host_stack_bottom_ : HostStackPool::this_thread().bottom(i);
-}
-std::size_t HostGroup::stack_size(std::size_t i) const {
-  return i == 0 ? host_stack_size_ : HostStackPool::this_thread().size(i);
-}
+const void* HostGroup::stack_bottom(std::size_t i) const { return i == 0 ? host_stack_bottom_ : pool_->bottom(i); }
+std::size_t HostGroup::stack_size(std::size_t i) const { return i == 0 ? host_stack_size_ : pool_->size(i); }
 
 // A context's first function (it never returns: it ends by switching away for good).
 void HostGroup::entry() {
@@ -191,7 +188,7 @@ void HostGroup::entry() {
   if (next >= g.started_) g.start_context(next);
   g.from_ = me;
   g.current_ = next;
-  asan_start_switch(nullptr, g.stack_bottom(next), g.stack_size(next));  // this context ends
+  if constexpr (asan_enabled) asan_start_switch(nullptr, g.stack_bottom(next), g.stack_size(next));  // it ends
   Context ended;
   swap_host_context(ended, g.contexts_[next]);
 }

@@ -26,6 +26,9 @@
 
 namespace kapi::detail {
 
+/// Whether the hooks do anything (arguments only they need are computed only then).
+inline constexpr bool asan_enabled = KAPI_ASAN != 0;
+
 /// Call right before jumping to the stack [bottom, bottom + size). `fake_stack_save`
 /// keeps the leaving context's fake stack; nullptr says the leaving context ends.
 inline void asan_start_switch(void** fake_stack_save, const void* bottom, std::size_t size) {

@@ -32,6 +32,9 @@
 
 namespace kapi::detail {
 
+class HostStackPool;
+struct HostWorkItemInfo;
+
 /// Thrown inside a waiting work-item to unwind it after its group diverged; not derived
 /// from std::exception, so kernels that catch those do not swallow it.
 struct HostGroupUnwind {};
@@ -117,6 +120,10 @@ class HostGroup {
   std::uint64_t fp_control_ = 0;  // the floating-point control every work-item starts with
   bool diverged_ = false, synchronised_ = false;
   LaunchStatus* status_ = nullptr;
+  // This thread's stack pool and work-item record (thread-locals of other files, looked up
+  // once per group rather than at every switch).
+  HostStackPool* pool_ = nullptr;
+  HostWorkItemInfo* info_ = nullptr;
   const Call* run_item_ = nullptr;  // what every context runs
   std::vector<Context> contexts_;   // per work-item; work-item 0's is the thread's own
   std::vector<void*> asan_fake_stacks_;
