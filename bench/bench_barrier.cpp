@@ -118,9 +118,9 @@ struct CollectiveData {
   Elements x;
   Sum s;
 };
+using CollectiveCache = std::shared_ptr<DataCache<CollectiveData>>;
 
-Case make_collective_case(const Space& space, const std::shared_ptr<CollectiveData>& d, std::size_t items,
-                          bool kapi_form) {
+Case make_collective_case(const Space& space, const CollectiveCache& data, std::size_t items, bool kapi_form) {
   Case c;
   c.app = "barrier";
   c.type = "f64";
@@ -131,14 +131,15 @@ Case make_collective_case(const Space& space, const std::shared_ptr<CollectiveDa
   c.work = double(collective_items);  // work-items
   c.unit = "ns/item";
   c.time_unit = benchmark::kMicrosecond;
-  c.poison = [d] { Kokkos::deep_copy(d->s, -1.0); };
-  c.verify = [d] {
+  c.poison = [data, items] { Kokkos::deep_copy(data->get(items)->s, -1.0); };
+  c.verify = [data, items] {
     double got = 0;
-    Kokkos::deep_copy(got, d->s);
+    Kokkos::deep_copy(got, data->get(items)->s);
     const double want = 0.5 * double(collective_items);
     return got == want ? std::string() : mismatch("sum", want, got);
   };
-  c.bind = [space, d, items, kapi_form] {
+  c.bind = [space, data, items, kapi_form] {
+    auto d = data->get(items);
     return std::function<void()>([space, d, items, kapi_form] {
       Kokkos::deep_copy(space, d->s, 0.0);
       if (kapi_form) {
@@ -163,9 +164,11 @@ void register_all(Harness& h) {
     h.add(make_case<false>(space, data, items, "loop", Role::anchor));
     h.add(make_case<true>(space, data, items, "barrier", Role::kapi));
   }
-  auto collective = std::make_shared<CollectiveData>(
-      CollectiveData{Elements(std::string("x"), collective_items), Sum(std::string("sum"))});
-  Kokkos::deep_copy(collective->x, 0.5);
+  const CollectiveCache collective = h.make_cache<CollectiveData>([](std::size_t) {
+    CollectiveData d{Elements(std::string("x"), collective_items), Sum(std::string("sum"))};
+    Kokkos::deep_copy(d.x, 0.5);
+    return d;
+  });
   for (std::size_t items : h.sweep({64, 256, 1024})) {
     h.add(make_collective_case(space, collective, items, false));
     h.add(make_collective_case(space, collective, items, true));

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// What kapi's own CUDA launches (range_launch.hpp, group_launch.hpp) share:
-// the launch check and the lock arrays' copy.
+// What kapi's own CUDA launches (range_launch.hpp, range_reduce.hpp, group_launch.hpp)
+// share: the error checks, the size of a wave of blocks and the lock arrays' copy.
 #include <kapi/config.hpp>
 
 #if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
+#include <algorithm>
+#include <cstdint>
 #include <string>
 
 #include <kapi/errors.hpp>
@@ -14,6 +16,16 @@ namespace kapi::detail {
 inline void check_cuda_launch(const char* what) {
   const cudaError_t e = cudaGetLastError();
   if (e != cudaSuccess) throw launch_error(std::string(what) + " failed to launch on CUDA: " + cudaGetErrorString(e));
+}
+
+/// Throws launch_error naming `what` when a CUDA call returned an error.
+inline void check_cuda(cudaError_t e, const std::string& what) {
+  if (e != cudaSuccess) throw launch_error(what + " failed: " + cudaGetErrorString(e));
+}
+
+/// Blocks of `threads` threads the device holds at once (one wave), at least 1.
+inline std::int64_t cuda_blocks_per_wave(const Kokkos::Cuda& space, unsigned threads) {
+  return std::max<std::int64_t>(1, std::int64_t(space.concurrency()) / threads);
 }
 
 }  // namespace kapi::detail

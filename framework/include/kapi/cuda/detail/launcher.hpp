@@ -31,14 +31,14 @@ struct CudaLauncher {
   template <class Kernel, int N, class... Args>
   static std::shared_ptr<LaunchStatus> run(const ExecSpace& space, const RangePlan<Kernel, N, Args...>& plan) {
 #if KAPI_HAS_CUDA_RANGE_LAUNCH
-    using Plan = RangePlan<Kernel, N, Args...>;
-    if constexpr (!Plan::reduces) {
+    using Body = RangeBody<Kernel, N, Args...>;
+    if constexpr (!RangePlan<Kernel, N, Args...>::reduces) {
       const ToolsParallelFor region(plan.label, space);
       cuda_launch_range(space, plan.body, plan.body.range.extent);
       return nullptr;
-    } else if constexpr (N == 1 && cuda_range_reduce_fits<typename RangeBody<Kernel, N, Args...>::partials_type>) {
+    } else if constexpr (N == 1 && cuda_range_reduce_fits<typename Body::partials_type>) {
       const ToolsParallelReduce region(plan.label, space);
-      cuda_launch_range_reduce(space, DeviceRangeReduceFunctor<RangeBody<Kernel, N, Args...>>{plan.body},
+      cuda_launch_range_reduce(space, DeviceRangeReduceFunctor<Body>{plan.body},
                                std::int64_t(plan.body.range.extent[0]));
       return nullptr;
     } else

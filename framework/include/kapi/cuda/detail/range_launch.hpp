@@ -38,7 +38,7 @@ inline constexpr std::int64_t cuda_range_items_per_thread = 4, cuda_range_min_wa
 
 /// Blocks for a range launch whose grid, at one work-item per thread, has `full` blocks.
 inline std::int64_t cuda_range_grid_blocks(std::int64_t full, const Kokkos::Cuda& space) {
-  const std::int64_t wave = std::max<std::int64_t>(1, std::int64_t(space.concurrency()) / 256);
+  const std::int64_t wave = cuda_blocks_per_wave(space, 256);
   return std::clamp(full / cuda_range_items_per_thread, cuda_range_min_waves * wave, cuda_range_max_waves * wave);
 }
 

@@ -27,7 +27,6 @@
 #include <type_traits>
 
 #include <kapi/cuda/detail/launch_support.hpp>
-#include <kapi/errors.hpp>
 #include <kapi/integer_math.hpp>
 
 namespace kapi::detail {
@@ -121,20 +120,16 @@ void with_cuda_reduce_scratch(cudaStream_t stream, std::size_t partial_bytes, co
   Scratch& s = scratch[stream];
   const std::size_t need = counter_bytes + partial_bytes;
   if (s.bytes < need) {
-    const auto check = [](cudaError_t e, const char* what) {
-      if (e != cudaSuccess)
-        throw launch_error(std::string("a range kernel's reduction scratch: ") + what +
-                           " failed: " + cudaGetErrorString(e));
-    };
+    const std::string what = "a range kernel's reduction scratch: ";
     if (s.memory) {
-      check(cudaStreamSynchronize(stream), "waiting for the stream");
-      check(cudaFree(s.memory), "cudaFree");
+      check_cuda(cudaStreamSynchronize(stream), what + "waiting for the stream");
+      check_cuda(cudaFree(s.memory), what + "cudaFree");
       s = Scratch{};
     }
     const std::size_t bytes = std::max<std::size_t>(need, 64 * 1024);
-    check(cudaMalloc(&s.memory, bytes), "cudaMalloc");
+    check_cuda(cudaMalloc(&s.memory, bytes), what + "cudaMalloc");
     s.bytes = bytes;
-    check(cudaMemsetAsync(s.memory, 0, counter_bytes, stream), "clearing the counter");
+    check_cuda(cudaMemsetAsync(s.memory, 0, counter_bytes, stream), what + "clearing the counter");
   }
   auto* base = static_cast<unsigned char*>(s.memory);
   launch(static_cast<void*>(base + counter_bytes), reinterpret_cast<unsigned*>(base));
@@ -147,7 +142,7 @@ void cuda_launch_range_reduce(const Kokkos::Cuda& space, const Functor& f, std::
   using V = typename Functor::value_type;
   static_assert(cuda_range_reduce_fits<V>, "kapi: partials too large for one block's local memory");
   KAPI_CUDA_ENSURE_LOCK_ARRAYS();
-  const std::int64_t wave = std::max<std::int64_t>(1, std::int64_t(space.concurrency()) / cuda_reduce_block);
+  const std::int64_t wave = cuda_blocks_per_wave(space, cuda_reduce_block);
   const auto blocks = unsigned(std::clamp<std::int64_t>(
       kapi::ceil_div(n, cuda_reduce_items_per_thread * cuda_reduce_block), 1, cuda_reduce_waves * wave));
   cudaStream_t stream = space.cuda_stream();
