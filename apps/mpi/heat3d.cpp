@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 // kapi-mpi heat3d: the heat3d app (apps/heat3d) on a 3-d Cartesian decomposition. Each
 // rank holds its block with a one-point ghost layer; every step exchanges the six face
-// halos with the neighbours (kapi::mpi::HaloExchange: packed on the device; GPU to GPU
-// within a node, else staged through pinned host memory unless MPI is CUDA-aware) while
-// it updates the points that read no exchanged ghost, then one boundary slab per
-// exchanged face (distributed_step; --overlap off, or auto when every face moves GPU to
-// GPU: exchange, then one update), each with the app's kernel. At the edges of the global domain the ghost layer keeps the global
-// boundary values, so every point sees the same inputs as on one rank: the result is the
-// single-rank result bit for bit (same kernel, same arithmetic), which the check compares
-// on rank 0, as well as the host reference within the app's bound.
+// halos with the neighbours (kapi::mpi::HaloExchange: put into their ghosts GPU to GPU
+// within a node, else packed and staged through pinned host memory unless MPI is
+// CUDA-aware) while it updates the points that read no exchanged ghost, then one boundary
+// slab per exchanged face (distributed_step; --overlap off, or auto when every face moves
+// GPU to GPU: exchange, then one update), each with the app's kernel. At the edges of the
+// global domain the ghost layer keeps the global boundary values, so every point sees the
+// same inputs as on one rank: the result is the single-rank result bit for bit (same
+// kernel, same arithmetic), which the check compares on rank 0, as well as the host
+// reference within the app's bound.
 #include <array>
 #include <climits>
 #include <cstring>
@@ -89,9 +90,9 @@ void distributed_step(const std::string& variant, Halo& halo, const heat3d::Grid
 }
 
 /// --overlap auto: split the update around the exchange unless every face moves GPU to
-/// GPU. A peer copy of a face takes less than the split's extra launches and its less
-/// efficient slabs cost (results/cuda-hopper-h200x2-2026-11-28-mpi), while faces staged
-/// through the host, or sent by MPI, take long enough to hide.
+/// GPU. Faces put into the neighbours' ghosts take less than the split's extra launches
+/// and its less efficient slabs cost (results/cuda-hopper-h200x4-2026-11-28-mpi), while
+/// faces staged through the host, or sent by MPI, take long enough to hide.
 bool overlap_pays(const kapi::mpi::Communicator& comm) {
   return kapi::mpi::transport<Memory>(comm) != kapi::mpi::Transport::peer_copies;
 }

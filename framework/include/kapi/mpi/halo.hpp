@@ -4,24 +4,31 @@
 // side, exchanged with the six neighbours of a CartesianGrid<3> (what a 7-point stencil
 // needs; no edges or corners). The block is a LayoutRight View of extents
 // (nx + 2, ny + 2, nz + 2) whose interior [1, n] is this rank's part of the domain.
-// Each face is packed into a contiguous buffer on the execution space, sent (staged
-// through pinned host memory where MPI cannot read device memory), and unpacked into
-// the ghost layer; a ghost face at a non-periodic edge of the grid is left as it is
-// (the boundary condition's).
+// Between GPUs of one node that MPI cannot reach (Transport::peer_copies), each face is
+// written by a kernel straight into the neighbour's ghost plane, ordered by events
+// (detail/peer_halo.hpp): the host waits for no GPU, and the ghosts are in place for the
+// work queued on the space after finish() (fence the space before other work reads them).
+// Otherwise each face is packed into a contiguous buffer on the execution space, sent
+// (staged through pinned host memory where MPI cannot read device memory), and unpacked
+// into the ghost layer, finish() returning when the ghosts are in. A ghost face at a
+// non-periodic edge of the grid is left as it is (the boundary condition's).
 //
 //   kapi::mpi::HaloExchange<double, Mem> halo(grid, u);
-//   halo.start(space);   // packs and posts the transfers
+//   halo.start(space);   // sends the faces
 //   ...                  // work that touches neither the ghosts nor the faces sent
-//   halo.finish(space);  // waits, unpacks: u's ghosts hold the neighbours' faces
+//   halo.finish(space);  // u's ghosts hold the neighbours' faces (for work on space)
 #include <array>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include <Kokkos_Core.hpp>
+#include <kapi/space_traits.hpp>
 
 #include "cartesian.hpp"
+#include "detail/peer_halo.hpp"
 #include "errors.hpp"
 #include "transfer.hpp"
 
@@ -50,14 +57,33 @@ class HaloExchange {
       }
     }
     comm_ = grid.comm();
+#if KAPI_MPI_HAS_PEER_TRANSFERS
+    // Decided alike on every rank (the node layout, the library and KAPI_MPI_TRANSPORT).
+    if (staging == Staging::automatic && transport<MemorySpace>(comm_) == Transport::peer_copies)
+      puts_ = std::make_shared<detail::PeerHalo<T>>(
+          comm_, u.data(), std::array<std::size_t, 3>{u.extent(0), u.extent(1), u.extent(2)}, neighbour_);
+#endif
   }
 
-  /// Packs the faces on `space` and posts every transfer.
+  /// Sends the faces: packs them on `space` and posts every transfer, or queues the
+  /// kernels that write them into the neighbours' ghosts.
   template <class ExecSpace>
   void start(const ExecSpace& space) {
-    if (!requests_.empty())
+    if (!requests_.empty() || started_)
       throw mpi_error(comm_.rank(), "kapi::mpi::HaloExchange::start", MPI_SUCCESS,
                       "the previous exchange is unfinished");
+#if KAPI_MPI_HAS_PEER_TRANSFERS
+    if (puts_) {
+      if constexpr (space_traits<ExecSpace>::is_cuda) {
+        puts_->start(space, [this](int d, std::size_t i) { return plane(d, i); });
+        started_ = true;
+        return;
+      } else {
+        throw mpi_error(comm_.rank(), "kapi::mpi::HaloExchange::start", MPI_SUCCESS,
+                        std::string("GPU-to-GPU halos run on Kokkos::Cuda, not ") + ExecSpace::name());
+      }
+    }
+#endif
     for (int d = 0; d < 3; ++d)
       for (int side = 0; side < 2; ++side)
         if (neighbour_[d][side] != MPI_PROC_NULL)
@@ -75,6 +101,16 @@ class HaloExchange {
   /// Waits for the transfers and writes the received faces into the ghost layers.
   template <class ExecSpace>
   void finish(const ExecSpace& space) {
+#if KAPI_MPI_HAS_PEER_TRANSFERS
+    if constexpr (space_traits<ExecSpace>::is_cuda)
+      if (puts_) {
+        if (!started_)
+          throw mpi_error(comm_.rank(), "kapi::mpi::HaloExchange::finish", MPI_SUCCESS, "no exchange was started");
+        started_ = false;
+        puts_->finish(space);
+        return;
+      }
+#endif
     wait_all(requests_);
     for (int d = 0; d < 3; ++d)
       for (int side = 0; side < 2; ++side)
@@ -138,6 +174,10 @@ class HaloExchange {
   std::array<std::array<int, 2>, 3> neighbour_{};
   std::array<std::array<Buffer<Face>, 2>, 3> send_, recv_;
   std::vector<Request> requests_;
+#if KAPI_MPI_HAS_PEER_TRANSFERS
+  std::shared_ptr<detail::PeerHalo<T>> puts_;  // GPU to GPU on one node
+#endif
+  bool started_ = false;
 };
 
 }  // namespace kapi::mpi

@@ -131,21 +131,8 @@ class PeerImports {
   }
   /// The receiver's View's data in this process, and its event.
   std::pair<char*, cudaEvent_t> open(const PeerEndpoint& e) {
-    const auto memory = key(e.memory), ready = key(e.ready);
-    auto& m = mappings_[{e.owner, e.base}];
-    if (m.pointer && (m.memory != memory || m.size != e.size)) close(m);
-    for (auto it = mappings_.begin(); it != mappings_.end(); ++it)  // what the new allocation overlaps
-      if (it->second.pointer && it->first.first == e.owner && it->first.second != e.base &&
-          it->first.second < e.base + e.size && e.base < it->first.second + it->second.size)
-        close(it->second);
-    if (!m.pointer) {
-      void* opened = nullptr;
-      check_cuda(cudaIpcOpenMemHandle(&opened, e.memory, cudaIpcMemLazyEnablePeerAccess), "cudaIpcOpenMemHandle",
-                 "opening rank " + std::to_string(e.owner) + "'s View for a peer transfer");
-      m.pointer = static_cast<char*>(opened);
-      m.memory = memory;
-      m.size = e.size;
-    }
+    const auto ready = key(e.ready);
+    auto& m = map(e.owner, e.base, e.size, e.memory);
     if (m.event && m.ready != ready) {
       cudaEventDestroy(m.event);
       m.event = nullptr;
@@ -156,6 +143,11 @@ class PeerImports {
       m.ready = ready;
     }
     return {m.pointer + e.offset, m.event};
+  }
+  /// Rank `owner`'s allocation of `size` bytes at `base` (in its process), given its
+  /// handle: where this process sees it.
+  char* open_memory(std::int32_t owner, std::uint64_t base, std::uint64_t size, const cudaIpcMemHandle_t& memory) {
+    return map(owner, base, size, memory).pointer;
   }
   cudaStream_t stream() {
     if (!stream_)
@@ -187,6 +179,24 @@ class PeerImports {
     char* pointer = nullptr;
     cudaEvent_t event = nullptr;
   };
+  Mapping& map(std::int32_t owner, std::uint64_t base, std::uint64_t size, const cudaIpcMemHandle_t& handle) {
+    const auto memory = key(handle);
+    auto& m = mappings_[{owner, base}];
+    if (m.pointer && (m.memory != memory || m.size != size)) close(m);
+    for (auto it = mappings_.begin(); it != mappings_.end(); ++it)  // what the new allocation overlaps
+      if (it->second.pointer && it->first.first == owner && it->first.second != base &&
+          it->first.second < base + size && base < it->first.second + it->second.size)
+        close(it->second);
+    if (!m.pointer) {
+      void* opened = nullptr;
+      check_cuda(cudaIpcOpenMemHandle(&opened, handle, cudaIpcMemLazyEnablePeerAccess), "cudaIpcOpenMemHandle",
+                 "opening rank " + std::to_string(owner) + "'s View for a peer transfer");
+      m.pointer = static_cast<char*>(opened);
+      m.memory = memory;
+      m.size = size;
+    }
+    return m;
+  }
   void close(Mapping& m) noexcept {
     if (m.pointer) cudaIpcCloseMemHandle(m.pointer);
     if (m.event) cudaEventDestroy(m.event);
