@@ -92,10 +92,10 @@ class _Targets:
         self.apps = {r.app for r in results.values()}
 
     # ---- helpers
-    def by_variant(self, app):
+    def by_variant(self, app, typ=None):
         out = {}
         for r in self.results.values():
-            if r.app == app:
+            if r.app == app and (typ is None or r.type == typ):
                 out.setdefault(r.variant, {})[r.size] = r
         return out
 
@@ -162,7 +162,7 @@ class _Targets:
                                for n in sorted(num) if n >= t["min_size"]], t["threshold"])
 
     def slowdown_target(self, app, t):
-        by = self.by_variant(app)
+        by = self.by_variant(app, t.get("type"))
         prefix, twin_prefix = t["variant_prefix"], t["twin_prefix"]
         pairs = []
         for v, rs in sorted(by.items()):
@@ -245,15 +245,25 @@ def targets(results, ctx_by_app, data=None):
 # ----------------------------------------------------------------------------- tables
 
 
-def app_table(run, app):
-    rs = [r for r in run.results.values() if r.app == app]
+def app_types(run, app):
+    """The element types of an app's benchmarks, in the order they ran."""
+    types = []
+    for name in run.order:
+        r = run.results[name]
+        if r.app == app and r.type not in types:
+            types.append(r.type)
+    return types
+
+
+def app_table(run, app, typ=None):
+    rs = [r for r in run.results.values() if r.app == app and (typ is None or r.type == typ)]
     sizes = sorted({r.size for r in rs})
     size_name = rs[0].size_name if rs else "n"
     pow2 = all(s & (s - 1) == 0 for s in sizes) and sizes and sizes[-1] > 65536
     variants = []
     for name in run.order:
         r = run.results[name]
-        if r.app == app and (r.variant, r.role) not in variants:
+        if r.app == app and (typ is None or r.type == typ) and (r.variant, r.role) not in variants:
             variants.append((r.variant, r.role))
     variants.sort(key=lambda vr: ROLE_ORDER.get(vr[1], 3))
     unit = next((r.unit for r in rs if r.unit), "rate")
@@ -309,7 +319,7 @@ def markdown_table(header, rows):
 # ----------------------------------------------------------------------------- plots
 
 
-def plot_app(run, app, path):
+def plot_app(run, app, path, typ=None):
     try:
         import matplotlib
 
@@ -317,7 +327,7 @@ def plot_app(run, app, path):
         import matplotlib.pyplot as plt
     except ImportError:
         return False
-    rs = [r for r in run.results.values() if r.app == app and r.ok]
+    rs = [r for r in run.results.values() if r.app == app and r.ok and (typ is None or r.type == typ)]
     if len({r.size for r in rs}) < 2:  # one size (launch): the table says it all
         return False
     unit = next((r.unit for r in rs if r.unit), "rate")
@@ -482,11 +492,10 @@ def build(folder, plots=True):
               "`skip` cells are explained under the table." % int(NOISY_CV * 100))
     md.append("")
     terminal = []
-    for app in order:
+    for app, typ in [(a, t) for a in order for t in (app_types(by_app[a], a) or ["?"])]:
         run = by_app[app]
-        unit, header, rows, notes = app_table(run, app)
-        rs = [r for r in run.results.values() if r.app == app]
-        typ = rs[0].type if rs else "?"
+        types = app_types(run, app)
+        unit, header, rows, notes = app_table(run, app, typ if len(types) > 1 else None)
         md.append("## %s (%s, %s)" % (app, typ, unit))
         md.append("")
         for key, what in (("anchor", "anchor"), ("raw_kokkos", "raw Kokkos")):
@@ -507,9 +516,11 @@ def build(folder, plots=True):
             md.append("Skipped:")
             md.extend("- " + n for n in notes)
             md.append("")
-        png = os.path.join(folder, "plots", app + ".png")
-        if plots and plot_app(run, app, png):
-            md.append("![%s](plots/%s.png)" % (app, app))
+        # One plot per app, or per type where an app has several (file names kept for one).
+        stem = app if len(types) < 2 or typ == types[0] else "%s-%s" % (app, typ)
+        png = os.path.join(folder, "plots", stem + ".png")
+        if plots and plot_app(run, app, png, typ if len(types) > 1 else None):
+            md.append("![%s](plots/%s.png)" % (stem, stem))
             md.append("")
     rows = targets(results, {a: r.context for a, r in by_app.items()})
     if rows:

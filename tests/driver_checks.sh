@@ -261,6 +261,19 @@ expect "report of a good run" 0 "demo" "$tree/kapi" report "$r/good"
 present "report of a good run writes report.md" "$r/good/report.md"
 absent "report leaves no temporary file" "$r"/good/.report.md* "$r"/good/plots/.*.tmp
 if [ -f "$r/good/plots/demo.png" ]; then pass "report drew plots/demo.png"; else echo "skip: no plots (no matplotlib)"; fi
+# An app with benchmarks of two types gets a table for each (the first type's alone before
+# the benchmark of group kernels, whose kernels are its types).
+mkdir -p "$r/two-types"
+py_json "$r/two-types/f32.part" demo 4096
+python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+d["benchmarks"] += [dict(b, name=b["name"].replace("/f32/", "/f64/"), real_time=2 * b["real_time"]) for b in d["benchmarks"]]
+json.dump(d, open(sys.argv[2], "w"))' "$r/two-types/f32.part" "$r/two-types/demo.json"
+rm "$r/two-types/f32.part"
+expect "report of an app with two types" 0 "demo \\(f64" "$tree/kapi" report "$r/two-types"
+if grep -q "^## demo (f32" "$r/two-types/report.md" && grep -q "^## demo (f64" "$r/two-types/report.md"; then
+  pass "the report has a table per type"
+else fail "the report of an app with two types lacks one of its tables"; fi
 # Scaling results of two sizes of one app, kind, type and variant get a plot each (both
 # were drawn to one name before e8412ab, the second over the first).
 mkdir -p "$r/scaling"
