@@ -10,7 +10,7 @@
 //           rank's ghosts) and tell the ranks that write them; once a target has said so,
 //           queue a wait for its `free` and the put; record `delivered`, tell the targets;
 //   finish: once a writer has said so, queue a wait for its `delivered` on the space.
-// MPI carries one empty message each way per face. A rank records `free` again only after
+// MPI carries one flag each way per face (whether the sender's step went well). A rank records `free` again only after
 // its finish, which follows every writer's wait on the previous one (and the same for
 // `delivered`), so a wait never sees a later record than the one it was told of. The host
 // never waits for the device: the ghosts are in place for the work queued on the space
@@ -22,6 +22,7 @@
 #if KAPI_MPI_HAS_PEER_TRANSFERS
 #include <array>
 #include <cstdint>
+#include <exception>
 #include <string>
 #include <vector>
 
@@ -60,7 +61,7 @@ class PeerHalo {
   /// layers included) in memory cudaMalloc allocated.
   PeerHalo(const Communicator& comm, T* data, const std::array<std::size_t, 3>& extents, const Neighbours& neighbour)
       : neighbour_(neighbour), me_(comm.rank()) {
-    // Its own communicator: the empty messages never meet the user's, or another exchange's.
+    // Its own communicator: the flags never meet the user's messages, or another exchange's.
     KAPI_MPI_CHECK(MPI_Comm_dup, comm.get(), &comm_);
     local_ = exported(data, extents);
     std::vector<PeerHaloBlock> blocks(std::size_t(comm.size()));
@@ -120,51 +121,68 @@ class PeerHalo {
   PeerHalo& operator=(const PeerHalo&) = delete;
 
   /// Puts this rank's faces (planes 1 and n along each dimension of `u`) into the
-  /// neighbours' ghost planes, on `space`'s stream.
+  /// neighbours' ghost planes, on `space`'s stream. Every neighbour hears from this rank
+  /// whatever fails here (the message says so), so that none waits for a put that will
+  /// not come; the failure is thrown once they have.
   template <class ExecSpace, class PlaneOf>
   void start(const ExecSpace& space, const PlaneOf& plane) {
     const cudaStream_t stream = space.cuda_stream();
-    check_cuda(cudaEventRecord(free_, stream), "cudaEventRecord", "a halo exchange's start");
+    std::exception_ptr error;
+    int refused_by = -1;  // a target that could not start its exchange
+    try {
+      check_cuda(cudaEventRecord(free_, stream), "cudaEventRecord", "a halo exchange's start");
+    } catch (...) {
+      error = std::current_exception();
+    }
     for (int d = 0; d < 3; ++d)
       for (int side = 0; side < 2; ++side)  // the writer of ghost (d, side) is the neighbour on that side
-        if (neighbour_[d][side] != MPI_PROC_NULL) post(neighbour_[d][side], ghost_tag(d, side, free_message));
+        if (neighbour_[d][side] != MPI_PROC_NULL) post(neighbour_[d][side], ghost_tag(d, side, free_message), !error);
     for (int d = 0; d < 3; ++d)
       for (int side = 0; side < 2; ++side) {
         const int r = neighbour_[d][side];
         if (r == MPI_PROC_NULL) continue;
-        const Target& t = target_[d][side];
-        receive(r, ghost_tag(d, 1 - side, free_message));  // the target's ghost on the other side
-        if (t.free) check_cuda(cudaStreamWaitEvent(stream, t.free, 0), "cudaStreamWaitEvent", "a halo put");
-        const auto from = plane(d, side ? local_.extents[d] - 2 : 1);
-        const std::size_t ghost = side ? 0 : t.extents[d] - 1;
-        const std::size_t s[3] = {t.extents[1] * t.extents[2], t.extents[2], 1};
-        const int e0 = d == 0 ? 1 : 0, e1 = d == 2 ? 1 : 2;  // the face's two dimensions, in order
-        T* to = t.data + ghost * s[d] + s[e0] + s[e1];       // the ghost plane's interior
-        Kokkos::parallel_for(std::string("kapi::mpi halo put ") + std::to_string(d) + (side ? "+" : "-"),
-                             Kokkos::RangePolicy<ExecSpace>(space, 0, from.extent(0) * from.extent(1)),
-                             PutFace<T, decltype(from)>{from, to, s[e0], s[e1], from.extent(1)});
+        if (!receive(r, ghost_tag(d, 1 - side, free_message))) refused_by = r;  // the target's ghost on the other side
+        if (error || refused_by >= 0) continue;
+        try {
+          put(space, stream, plane, d, side);
+        } catch (...) {
+          error = std::current_exception();
+        }
       }
-    check_cuda(cudaEventRecord(delivered_, stream), "cudaEventRecord", "a halo exchange's puts");
+    if (!error && refused_by < 0) try {
+        check_cuda(cudaEventRecord(delivered_, stream), "cudaEventRecord", "a halo exchange's puts");
+      } catch (...) {
+        error = std::current_exception();
+      }
+    const bool delivered = !error && refused_by < 0;
     for (int d = 0; d < 3; ++d)
       for (int side = 0; side < 2; ++side)
-        if (neighbour_[d][side] != MPI_PROC_NULL) post(neighbour_[d][side], ghost_tag(d, 1 - side, delivered_message));
+        if (neighbour_[d][side] != MPI_PROC_NULL)
+          post(neighbour_[d][side], ghost_tag(d, 1 - side, delivered_message), delivered);
+    if (error) std::rethrow_exception(error);
+    if (refused_by >= 0) throw failed_neighbour("start", refused_by, "could not start the halo exchange");
   }
 
   /// Orders the work queued on `space` from now on after the neighbours' puts.
   template <class ExecSpace>
   void finish(const ExecSpace& space) {
     const cudaStream_t stream = space.cuda_stream();
+    int failed = -1;
     for (int d = 0; d < 3; ++d)
       for (int side = 0; side < 2; ++side) {
         const int r = neighbour_[d][side];
         if (r == MPI_PROC_NULL) continue;
-        receive(r, ghost_tag(d, side, delivered_message));
+        if (!receive(r, ghost_tag(d, side, delivered_message))) {
+          failed = r;
+          continue;
+        }
         const Target& t = target_[d][side];  // the writer of ghost (d, side) is also this face's target
         if (t.delivered)
           check_cuda(cudaStreamWaitEvent(stream, t.delivered, 0), "cudaStreamWaitEvent", "a halo exchange's finish");
       }
     for (auto& r : sends_) wait(r);
     sends_.clear();
+    if (failed >= 0) throw failed_neighbour("finish", failed, "could not put its face into this rank's ghost layer");
   }
 
  private:
@@ -205,16 +223,38 @@ class PeerHalo {
                "opening rank " + std::to_string(rank) + "'s halo event");
     return e;
   }
-  void post(int rank, int tag) {
-    sends_.push_back(MPI_REQUEST_NULL);
-    KAPI_MPI_CHECK(MPI_Isend, nullptr, 0, MPI_BYTE, rank, tag, comm_, &sends_.back());
+  /// Queues the kernel that writes face (d, side) into its target's ghost plane.
+  template <class ExecSpace, class PlaneOf>
+  void put(const ExecSpace& space, cudaStream_t stream, const PlaneOf& plane, int d, int side) {
+    const Target& t = target_[d][side];
+    if (t.free) check_cuda(cudaStreamWaitEvent(stream, t.free, 0), "cudaStreamWaitEvent", "a halo put");
+    const auto from = plane(d, side ? local_.extents[d] - 2 : 1);
+    const std::size_t ghost = side ? 0 : t.extents[d] - 1;
+    const std::size_t s[3] = {t.extents[1] * t.extents[2], t.extents[2], 1};
+    const int e0 = d == 0 ? 1 : 0, e1 = d == 2 ? 1 : 2;  // the face's two dimensions, in order
+    T* to = t.data + ghost * s[d] + s[e0] + s[e1];       // the ghost plane's interior
+    Kokkos::parallel_for(std::string("kapi::mpi halo put ") + std::to_string(d) + (side ? "+" : "-"),
+                         Kokkos::RangePolicy<ExecSpace>(space, 0, from.extent(0) * from.extent(1)),
+                         PutFace<T, decltype(from)>{from, to, s[e0], s[e1], from.extent(1)});
   }
-  /// Waits for an empty message, advancing the peer transfers in flight meanwhile (one of
+  static mpi_error failed_neighbour(const char* step, int rank, const std::string& what) {
+    return mpi_error(world_rank(), std::string("kapi::mpi::HaloExchange::") + step, MPI_SUCCESS,
+                     "rank " + std::to_string(rank) + " " + what + " (its error says why)");
+  }
+  /// Sends `rank` one flag: whether this rank's step went as it should.
+  void post(int rank, int tag, bool ok) {
+    static const std::int32_t flags[2] = {0, 1};
+    sends_.push_back(MPI_REQUEST_NULL);
+    KAPI_MPI_CHECK(MPI_Isend, &flags[ok ? 1 : 0], 1, MPI_INT32_T, rank, tag, comm_, &sends_.back());
+  }
+  /// Waits for `rank`'s flag, advancing the peer transfers in flight meanwhile (one of
   /// them may be what the sender waits for before it gets here).
-  void receive(int rank, int tag) {
+  bool receive(int rank, int tag) {
+    std::int32_t ok = 0;
     MPI_Request r = MPI_REQUEST_NULL;
-    KAPI_MPI_CHECK(MPI_Irecv, nullptr, 0, MPI_BYTE, rank, tag, comm_, &r);
+    KAPI_MPI_CHECK(MPI_Irecv, &ok, 1, MPI_INT32_T, rank, tag, comm_, &r);
     wait(r);
+    return ok != 0;
   }
   static void wait(MPI_Request& r) {
     int done = 0;
