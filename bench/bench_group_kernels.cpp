@@ -41,16 +41,32 @@ KOKKOS_INLINE_FUNCTION double input_a(std::size_t i) { return double(i % 7) * 0.
 KOKKOS_INLINE_FUNCTION double input_b(std::size_t i) { return double(i % 5) * 0.5; }
 
 // ---- tree reduction through local memory
+/// The group's values in tile[0, size) summed into tile[0] as SYCL suites write it:
+/// halve the active work-items, barrier, add.
+KOKKOS_INLINE_FUNCTION void tree_nd_range(const kapi::NdItem<1>& it, const kapi::LocalAccessor<double>& tile) {
+  const std::size_t l = it.get_local_id(0);
+  for (std::size_t s = it.get_local_range()[0] / 2; s > 0; s /= 2) {
+    kapi::group_barrier(it.get_group());
+    if (l < s) tile[l] += tile[l + s];
+  }
+}
+
+/// The same steps as phases.
+KOKKOS_INLINE_FUNCTION void tree_phased(const kapi::WorkGroup<1>& wg, const kapi::LocalAccessor<double>& tile) {
+  for (std::size_t s = wg.get_local_range(0) / 2; s > 0; s /= 2)
+    kapi::for_each_work_item(wg, [&](const kapi::NdItem<1>& it) {
+      const std::size_t l = it.get_local_id(0);
+      if (l < s) tile[l] += tile[l + s];
+    });
+}
+
 struct TreeNdRange {
   template <class X, class P>
   KOKKOS_INLINE_FUNCTION void operator()(const kapi::NdItem<1>& it, const X& x, const P& partial,
                                          const kapi::LocalAccessor<double>& tile) const {
     const std::size_t l = it.get_local_id(0);
     tile[l] = x(it.get_global_id(0));
-    for (std::size_t s = it.get_local_range()[0] / 2; s > 0; s /= 2) {
-      kapi::group_barrier(it.get_group());
-      if (l < s) tile[l] += tile[l + s];
-    }
+    tree_nd_range(it, tile);
     if (l == 0) partial(it.get_group(0)) = tile[0];
   }
 };
@@ -60,11 +76,7 @@ struct TreePhased {
   KOKKOS_INLINE_FUNCTION void operator()(const kapi::WorkGroup<1>& wg, const X& x, const P& partial,
                                          const kapi::LocalAccessor<double>& tile) const {
     kapi::for_each_work_item(wg, [&](const kapi::NdItem<1>& it) { tile[it.get_local_id(0)] = x(it.get_global_id(0)); });
-    for (std::size_t s = wg.get_local_range(0) / 2; s > 0; s /= 2)
-      kapi::for_each_work_item(wg, [&](const kapi::NdItem<1>& it) {
-        const std::size_t l = it.get_local_id(0);
-        if (l < s) tile[l] += tile[l + s];
-      });
+    tree_phased(wg, tile);
     kapi::single_work_item(wg, [&] { partial(wg.get_group_id(0)) = tile[0]; });
   }
 };
@@ -93,17 +105,14 @@ struct SegmentedPhased {
   }
 };
 
-// ---- scalar product through local memory
+// ---- scalar product through local memory (the same tree)
 struct DotNdRange {
   template <class A, class P>
   KOKKOS_INLINE_FUNCTION void operator()(const kapi::NdItem<1>& it, const A& a, const A& b, const P& partial,
                                          const kapi::LocalAccessor<double>& tile) const {
     const std::size_t l = it.get_local_id(0), i = it.get_global_id(0);
     tile[l] = a(i) * b(i);
-    for (std::size_t s = it.get_local_range()[0] / 2; s > 0; s /= 2) {
-      kapi::group_barrier(it.get_group());
-      if (l < s) tile[l] += tile[l + s];
-    }
+    tree_nd_range(it, tile);
     if (l == 0) partial(it.get_group(0)) = tile[0];
   }
 };
@@ -116,11 +125,7 @@ struct DotPhased {
       const std::size_t i = it.get_global_id(0);
       tile[it.get_local_id(0)] = a(i) * b(i);
     });
-    for (std::size_t s = wg.get_local_range(0) / 2; s > 0; s /= 2)
-      kapi::for_each_work_item(wg, [&](const kapi::NdItem<1>& it) {
-        const std::size_t l = it.get_local_id(0);
-        if (l < s) tile[l] += tile[l + s];
-      });
+    tree_phased(wg, tile);
     kapi::single_work_item(wg, [&] { partial(wg.get_group_id(0)) = tile[0]; });
   }
 };
