@@ -326,6 +326,16 @@ void register_all(Harness& h) {
 #endif
   benchmark::AddCustomContext("anchor", gemm_description());
   benchmark::AddCustomContext("raw_kokkos", "raw-teampolicy-t16: " + matmul_bench::raw_description());
+  if constexpr (kapi::is_host_execution_space_v<Space>) {  // what the host's SIMD width chose
+    using F = matmul::TunedShape<float, true>;
+    using D = matmul::TunedShape<double, true>;
+    benchmark::AddCustomContext(
+        "tuned_host_shape", std::to_string(kapi::host_simd_bytes) + "-byte SIMD registers: fp32 " +
+                                std::to_string(F::TM) + "x" + std::to_string(F::TN) + " per work-item in " +
+                                std::to_string(F::BM) + "x" + std::to_string(F::BN) + " blocks, fp64 " +
+                                std::to_string(D::TM) + "x" + std::to_string(D::TN) + " in " + std::to_string(D::BM) +
+                                "x" + std::to_string(D::BN));
+  }
   const Space space = h.space();
   const Cache data = h.make_cache<Data>([space](std::size_t n) { return make_data(space, n); });
   const auto cublas = std::make_shared<Cublas>(h);

@@ -475,6 +475,8 @@ def build(folder, plots=True):
     mm = by_app.get("matmul")
     if mm is not None and "openblas_core" in mm.context:
         info.append(("OpenBLAS core", mm.context["openblas_core"]))
+    if mm is not None and "tuned_host_shape" in mm.context:
+        info.append(("tuned matmul on the host", mm.context["tuned_host_shape"]))
     md.append(markdown_table(["", ""], info))
     md.append("")
     disturbed = []

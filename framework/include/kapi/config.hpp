@@ -52,6 +52,17 @@
 #define KAPI_COMPILING_DEVICE_CODE 0
 #endif
 
+// KAPI_HOST_SIMD_BYTES: the widest SIMD register of the host target this pass compiles
+// for (its -march): 64 with AVX-512F, 32 with AVX, 16 otherwise (SSE2, NEON, the rest).
+// kapi::host_simd_bytes (simd_width.hpp) is what kernels read.
+#if defined(__AVX512F__)
+#define KAPI_HOST_SIMD_BYTES 64
+#elif defined(__AVX__)
+#define KAPI_HOST_SIMD_BYTES 32
+#else
+#define KAPI_HOST_SIMD_BYTES 16
+#endif
+
 // KAPI_IF_ON_DEVICE((code)) / KAPI_IF_ON_HOST((code)): code inside a KAPI_FUNCTION for the
 // device pass only / the host pass only, in a block of its own. Kokkos' own macros where
 // Kokkos defines them (3.6 and later), so that kapi and Kokkos agree; on Kokkos 3.4 the

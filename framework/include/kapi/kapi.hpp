@@ -41,6 +41,7 @@
 #include <kapi/joint_matrix.hpp>
 #include <kapi/reduced_precision.hpp>
 #include <kapi/register_block.hpp>
+#include <kapi/simd_width.hpp>
 #include <kapi/tile_copy.hpp>
 #include <kapi/unroll.hpp>
 #include <kapi/vec.hpp>
