@@ -10,11 +10,11 @@
 //           rank's ghosts) and tell the ranks that write them; once a target has said so,
 //           queue a wait for its `free` and the put; record `delivered`, tell the targets;
 //   finish: once a writer has said so, queue a wait for its `delivered` on the space.
-// MPI carries one flag each way per face (whether the sender's step went well). A rank records `free` again only after
-// its finish, which follows every writer's wait on the previous one (and the same for
-// `delivered`), so a wait never sees a later record than the one it was told of. The host
-// never waits for the device: the ghosts are in place for the work queued on the space
-// after finish().
+// MPI carries one flag each way per face (whether the sender's step went well). A rank
+// records `free` again only after its finish, which follows every writer's wait on the
+// previous one (and the same for `delivered`), so a wait never sees a later record than
+// the one it was told of. The host never waits for the device: the ghosts are in place
+// for the work queued on the space after finish().
 #include <Kokkos_Core.hpp>
 
 #include "peer_transfers.hpp"
@@ -23,6 +23,7 @@
 #include <array>
 #include <cstdint>
 #include <exception>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -197,22 +198,17 @@ class PeerHalo {
 
   PeerHaloBlock exported(T* data, const std::array<std::size_t, 3>& extents) {
     PeerHaloBlock b{};
-    CUdeviceptr base = 0;
-    std::size_t size = 0;
-    if (cuMemGetAddressRange(&base, &size, reinterpret_cast<CUdeviceptr>(data)) != CUDA_SUCCESS)
-      throw mpi_error(world_rank(), "cuMemGetAddressRange", MPI_SUCCESS,
-                      "a HaloExchange's block is not in device memory that cudaMalloc allocated");
-    check_cuda(cudaIpcGetMemHandle(&b.memory, reinterpret_cast<void*>(base)), "cudaIpcGetMemHandle",
-               "exporting a halo block to the node's other ranks");
+    allocation_ = peer_export(data);  // the allocation's handle, shared with the Buffers that receive into it
+    b.memory = allocation_->memory();
     for (cudaEvent_t* e : {&free_, &delivered_})
       check_cuda(cudaEventCreateWithFlags(e, cudaEventDisableTiming | cudaEventInterprocess),
                  "cudaEventCreateWithFlags", "creating a halo exchange's event");
     check_cuda(cudaIpcGetEventHandle(&b.free, free_), "cudaIpcGetEventHandle", "exporting a halo exchange's event");
     check_cuda(cudaIpcGetEventHandle(&b.delivered, delivered_), "cudaIpcGetEventHandle",
                "exporting a halo exchange's event");
-    b.base = std::uint64_t(base);
-    b.size = size;
-    b.offset = std::uint64_t(reinterpret_cast<CUdeviceptr>(data) - base);
+    b.base = std::uint64_t(allocation_->base());
+    b.size = allocation_->size();
+    b.offset = std::uint64_t(reinterpret_cast<CUdeviceptr>(data) - allocation_->base());
     for (int d = 0; d < 3; ++d) b.extents[d] = extents[std::size_t(d)];
     b.owner = world_rank();
     return b;
@@ -268,6 +264,7 @@ class PeerHalo {
   MPI_Comm comm_ = MPI_COMM_NULL;
   Neighbours neighbour_;
   int me_;
+  std::shared_ptr<PeerExport> allocation_;
   PeerHaloBlock local_{};
   std::array<std::array<Target, 2>, 3> target_{};
   cudaEvent_t free_ = nullptr, delivered_ = nullptr;

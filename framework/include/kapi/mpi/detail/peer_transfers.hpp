@@ -95,6 +95,9 @@ class PeerExport {
     e.owner = world_rank();
     return e;
   }
+  const cudaIpcMemHandle_t& memory() const { return memory_; }
+  CUdeviceptr base() const { return base_; }
+  std::size_t size() const { return size_; }
 
  private:
   CUdeviceptr base_;
