@@ -16,7 +16,14 @@
 //                                   work-item 0
 // ns/item: nanoseconds per work-item; pct_of_raw_kokkos = team-reduce / reduce-over-group.
 // Check: the sum, exact (every element 0.5).
-#include <kapi/kapi.hpp>
+#include <kapi/barrier.hpp>
+#include <kapi/execution_space.hpp>
+#include <kapi/functional.hpp>
+#include <kapi/group_algorithms.hpp>
+#include <kapi/item.hpp>
+#include <kapi/launch.hpp>
+#include <kapi/range.hpp>
+#include <kapi/sub_group_algorithms.hpp>
 
 #include <cstdint>
 #include <string>

@@ -19,7 +19,15 @@
 //               local memory (10 barriers)
 // GB/s: bytes read from the inputs per second; pct_of_raw_kokkos = team form / this form.
 // Check: every group's result, exact (the inputs are small multiples of 1/8).
-#include <kapi/kapi.hpp>
+#include <kapi/barrier.hpp>
+#include <kapi/hierarchical.hpp>
+#include <kapi/item.hpp>
+#include <kapi/launch.hpp>
+#include <kapi/local_accessor.hpp>
+#include <kapi/math.hpp>
+#include <kapi/phased.hpp>
+#include <kapi/range.hpp>
+#include <kapi/work_group.hpp>
 
 #include <algorithm>
 #include <cstddef>

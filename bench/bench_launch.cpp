@@ -9,7 +9,9 @@
 //                                 256 work-items (device: one block; host: one thread)
 // The kernel stores 1 into one element. Counter "us": microseconds per launch; the
 // target (issue 6) is kapi <= raw + 2 us.
-#include <kapi/kapi.hpp>
+#include <kapi/item.hpp>
+#include <kapi/launch.hpp>
+#include <kapi/range.hpp>
 #include <string>
 
 #include "common/harness.hpp"

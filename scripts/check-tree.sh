@@ -24,6 +24,9 @@
 #       other headers, any backend's header: dependencies point one way, and a backend
 #       builds on the public building blocks that need no backend (config.hpp,
 #       space_traits.hpp, item.hpp, work_group.hpp, sub_group.hpp, ...).
+# 4. The project's own sources (tests/, apps/, bench/) include the kapi headers they use,
+#    never the umbrella kapi/kapi.hpp: an edit of one header then rebuilds only the units
+#    that use it. kapi.hpp is for users (examples/, templates/, docs and the README use it).
 #
 # Files checked: those git tracks and new ones (not ignored) in folders that hold tracked
 # files, else (no git) every file outside build/, results/ and .git/. build/ and results/
@@ -126,6 +129,11 @@ if [ -n "$backends" ] && [ ${#existing_headers[@]} -gt 0 ]; then
 fi
 report "layering: public headers -> kapi/detail/ -> backend folders (${backends% }) -> Kokkos, one way (docs/architecture.md)" \
   "$layering"
+
+umbrella='#[[:space:]]*include[[:space:]]*[<"]kapi/''kapi\.hpp[>"]'
+mapfile -t own < <(grep -E '^(tests|apps|bench)/.*\.(cpp|hpp|h|cu)$' <<< "$files")
+report "the umbrella header included by the project's own sources (include the kapi headers the file uses)" \
+  "$(hits "$umbrella" "${own[@]}")"
 
 if [ "$failed" = 0 ]; then
   echo "tree check: clean (${#outside[@]} files outside framework/ and tests/, ${#cmake_files[@]} CMake files, ${#existing_headers[@]} kapi headers; backend folders: ${backends% })"

@@ -10,7 +10,18 @@
 // call_kernel_async finishes the kernel before it returns and wait() only reports errors.
 // The tests check what holds everywhere: results are right, an instance runs its kernels
 // in order, and wait() reports a kernel's launch errors.
-#include <kapi/kapi.hpp>
+#include <kapi/barrier.hpp>
+#include <kapi/device_limits.hpp>
+#include <kapi/errors.hpp>
+#include <kapi/execution_space.hpp>
+#include <kapi/functional.hpp>
+#include <kapi/hierarchical.hpp>
+#include <kapi/item.hpp>
+#include <kapi/launch.hpp>
+#include <kapi/local_accessor.hpp>
+#include <kapi/phased.hpp>
+#include <kapi/range.hpp>
+#include <kapi/work_group.hpp>
 
 #include <gmock/gmock.h>
 

@@ -3,7 +3,13 @@
 // element, from numba-dpex's (array, index...) form on a View or a LocalAccessor (the
 // latter giving AddressSpace::local), next to the explicit forms, in kernels on every
 // execution space against host-counted histograms.
-#include <kapi/kapi.hpp>
+#include <kapi/atomic_ref.hpp>
+#include <kapi/barrier.hpp>
+#include <kapi/item.hpp>
+#include <kapi/launch.hpp>
+#include <kapi/local_accessor.hpp>
+#include <kapi/memory_model.hpp>
+#include <kapi/range.hpp>
 
 #include <cstdint>
 #include <type_traits>

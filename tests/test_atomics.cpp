@@ -3,7 +3,13 @@
 // (many work-items, few addresses), from range kernels, barrier-free work-groups and
 // work-groups with barriers (host contexts on host backends), on global and local
 // memory, against host references.
-#include <kapi/kapi.hpp>
+#include <kapi/atomic_ref.hpp>
+#include <kapi/barrier.hpp>
+#include <kapi/item.hpp>
+#include <kapi/launch.hpp>
+#include <kapi/local_accessor.hpp>
+#include <kapi/memory_model.hpp>
+#include <kapi/range.hpp>
 
 #include <algorithm>
 #include <cmath>

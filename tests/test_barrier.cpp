@@ -1,7 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // Barrier semantics: results that are wrong unless every work-item of the group waits
 // at every barrier, for group sizes far above the host backends' Kokkos team limits.
-#include <kapi/kapi.hpp>
+#include <kapi/barrier.hpp>
+#include <kapi/device_limits.hpp>
+#include <kapi/item.hpp>
+#include <kapi/launch.hpp>
+#include <kapi/local_accessor.hpp>
+#include <kapi/range.hpp>
 
 #include "execution_spaces.hpp"
 

@@ -2,7 +2,17 @@
 // Group algorithms: every operator on every value type, for work-groups of 1, 7, 32, 64,
 // 256 and 1024 work-items (as far as the space allows), against independent host
 // references (plain loops, std::numeric_limits identities).
-#include <kapi/kapi.hpp>
+#include <kapi/barrier.hpp>
+#include <kapi/errors.hpp>
+#include <kapi/execution_space.hpp>
+#include <kapi/functional.hpp>
+#include <kapi/group.hpp>
+#include <kapi/group_algorithms.hpp>
+#include <kapi/item.hpp>
+#include <kapi/launch.hpp>
+#include <kapi/local_accessor.hpp>
+#include <kapi/range.hpp>
+#include <kapi/sub_group_algorithms.hpp>
 
 #include <gmock/gmock.h>
 

@@ -4,8 +4,20 @@
 // launches nobody waited on. Each case failed (or corrupted memory, or crashed without a
 // message) before the engine was hardened.
 #include <gmock/gmock.h>
+#include <kapi/barrier.hpp>
+#include <kapi/device_limits.hpp>
+#include <kapi/errors.hpp>
+#include <kapi/functional.hpp>
+#include <kapi/hierarchical.hpp>
 #include <kapi/host/detail/stack_pool.hpp>  // host engine internals the tests look at
-#include <kapi/kapi.hpp>
+#include <kapi/item.hpp>
+#include <kapi/launch.hpp>
+#include <kapi/local_accessor.hpp>
+#include <kapi/phased.hpp>
+#include <kapi/private_array.hpp>
+#include <kapi/range.hpp>
+#include <kapi/reduce.hpp>
+#include <kapi/work_group.hpp>
 #include <unistd.h>
 
 #include <atomic>

@@ -4,7 +4,12 @@
 // switch between the thread's stack and a context's (detail/sanitizer.hpp): exceptions
 // thrown and caught inside a work-item, large stack frames, many groups reusing the
 // pooled stacks, a floating-point rounding mode per work-item.
-#include <kapi/kapi.hpp>
+#include <kapi/barrier.hpp>
+#include <kapi/execution_space.hpp>
+#include <kapi/item.hpp>
+#include <kapi/launch.hpp>
+#include <kapi/local_accessor.hpp>
+#include <kapi/range.hpp>
 
 #include <cfenv>
 #include <cstdint>

@@ -6,7 +6,10 @@
 #include <initializer_list>
 #include <vector>
 
-#include <kapi/kapi.hpp>
+#include <kapi/group.hpp>
+#include <kapi/item.hpp>
+#include <kapi/launch.hpp>
+#include <kapi/range.hpp>
 
 #include "execution_spaces.hpp"
 

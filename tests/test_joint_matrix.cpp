@@ -5,7 +5,14 @@
 // tiles (exact); joint_matrix_mad of every supported shape and type against an fp64
 // product of the rounded inputs with the fp32-summation bound; and the matmul app's
 // tensor-core variants on random data against fp64 with the inputs' error bounds.
-#include <kapi/kapi.hpp>
+#include <kapi/barrier.hpp>
+#include <kapi/item.hpp>
+#include <kapi/launch.hpp>
+#include <kapi/local_accessor.hpp>
+#include <kapi/math.hpp>
+#include <kapi/range.hpp>
+#include <kapi/reduced_precision.hpp>
+#include <kapi/sub_group.hpp>
 #include <matmul/matmul.hpp>
 #include <matmul/reference.hpp>
 

@@ -4,7 +4,11 @@
 // unaffected, on every execution space.
 #include <gmock/gmock.h>
 
-#include <kapi/kapi.hpp>
+#include <kapi/errors.hpp>
+#include <kapi/item.hpp>
+#include <kapi/launch.hpp>
+#include <kapi/launch_bounds.hpp>
+#include <kapi/range.hpp>
 
 #include <cstddef>
 #include <string>

@@ -4,7 +4,9 @@
 // device image before a launch; kapi's own range launch must do it as Kokkos' launches do.
 // This file is a translation unit of its own, and runs no Kokkos kernel before the kapi
 // launch (Views without initialisation, filled by copies), so nothing else copies it here.
-#include <kapi/kapi.hpp>
+#include <kapi/item.hpp>
+#include <kapi/launch.hpp>
+#include <kapi/range.hpp>
 
 #include "execution_spaces.hpp"
 

@@ -4,7 +4,11 @@
 // 11 more bits than double), within the ULP bounds the README states per function; then
 // the special values (zeros, infinities, NaN, halfway cases) against IEEE 754 / C
 // results written out here, and the common functions against exact values.
-#include <kapi/kapi.hpp>
+#include <kapi/item.hpp>
+#include <kapi/launch.hpp>
+#include <kapi/math.hpp>
+#include <kapi/range.hpp>
+#include <kapi/vec.hpp>
 
 #include <cmath>
 #include <cstdint>

@@ -2,7 +2,21 @@
 // The phased work-group form: ids, values across phases, local memory, the
 // *_over_work_items collectives, launch checks, and the same kernels written flat and
 // phased giving identical results (the seed matmul and a tree reduction).
-#include <kapi/kapi.hpp>
+#include <kapi/barrier.hpp>
+#include <kapi/device_limits.hpp>
+#include <kapi/errors.hpp>
+#include <kapi/execution_space.hpp>
+#include <kapi/functional.hpp>
+#include <kapi/group_algorithms.hpp>
+#include <kapi/hierarchical.hpp>
+#include <kapi/item.hpp>
+#include <kapi/launch.hpp>
+#include <kapi/local_accessor.hpp>
+#include <kapi/math.hpp>
+#include <kapi/phased.hpp>
+#include <kapi/range.hpp>
+#include <kapi/sub_group_algorithms.hpp>
+#include <kapi/work_group.hpp>
 #include <matmul/sliding_window.hpp>
 #include <matmul/sliding_window_phased.hpp>
 

@@ -6,8 +6,13 @@
 // form, workspace reuse, and rejected options. References are host loops: exact for
 // integers and for minimum/maximum, a compensated double sum with the bound
 // reduce_depth * eps * sum|x| for floating-point sums.
+#include <kapi/device_limits.hpp>
+#include <kapi/errors.hpp>
+#include <kapi/functional.hpp>
+#include <kapi/item.hpp>
+#include <kapi/launch.hpp>
+#include <kapi/range.hpp>
 #include <kapi/reduce.hpp>
-#include <kapi/kapi.hpp>
 
 #include <gmock/gmock.h>
 

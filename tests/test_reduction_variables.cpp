@@ -6,7 +6,17 @@
 // in one launch, custom operators and value types, empty launches, the Reducer's
 // shorthands, asynchronous and named launches, and the rejected variables. Every result
 // is checked against a host fold of the same values with C++'s own operators.
-#include <kapi/kapi.hpp>
+#include <kapi/barrier.hpp>
+#include <kapi/errors.hpp>
+#include <kapi/functional.hpp>
+#include <kapi/group_algorithms.hpp>
+#include <kapi/item.hpp>
+#include <kapi/launch.hpp>
+#include <kapi/local_accessor.hpp>
+#include <kapi/math.hpp>
+#include <kapi/range.hpp>
+#include <kapi/reduction.hpp>
+#include <kapi/sub_group_algorithms.hpp>
 
 #include <algorithm>
 #include <cstdint>

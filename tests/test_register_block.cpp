@@ -4,7 +4,15 @@
 // computed here on the host; and a RegisterBlock's outer products on the host.
 #include <gtest/gtest.h>
 
-#include <kapi/kapi.hpp>
+#include <kapi/barrier.hpp>
+#include <kapi/item.hpp>
+#include <kapi/launch.hpp>
+#include <kapi/launch_bounds.hpp>
+#include <kapi/local_accessor.hpp>
+#include <kapi/range.hpp>
+#include <kapi/register_block.hpp>
+#include <kapi/tile_copy.hpp>
+#include <kapi/vec.hpp>
 
 #include <cmath>
 #include <cstddef>

@@ -2,6 +2,13 @@
 // The seed programs as tests, each against an independent host reference.
 #include <matmul/sliding_window.hpp>
 
+#include <kapi/barrier.hpp>
+#include <kapi/item.hpp>
+#include <kapi/launch.hpp>
+#include <kapi/local_accessor.hpp>
+#include <kapi/private_array.hpp>
+#include <kapi/range.hpp>
+
 #include "execution_spaces.hpp"
 
 namespace {

@@ -5,7 +5,13 @@
 // must compile (this file is the compile test: g++ 12 rejected LocalAccessor<T, 2>({s, s})
 // as ambiguous before), and kernels on every execution space check the extents they see
 // and that the local and private memory hold that many elements.
-#include <kapi/kapi.hpp>
+#include <kapi/atomic_ref.hpp>
+#include <kapi/barrier.hpp>
+#include <kapi/item.hpp>
+#include <kapi/launch.hpp>
+#include <kapi/local_accessor.hpp>
+#include <kapi/private_array.hpp>
+#include <kapi/range.hpp>
 
 #include <array>
 #include <cstddef>

@@ -3,7 +3,18 @@
 // sub-group collectives, for 1-, 2- and 3-d work-groups of 1, 7, 32, 33, 48, 100, 256 and
 // 1024 work-items (partial last sub-groups on device backends), against references
 // computed here from the launch shape and the space's sub-group size.
-#include <kapi/kapi.hpp>
+#include <kapi/barrier.hpp>
+#include <kapi/device_limits.hpp>
+#include <kapi/execution_space.hpp>
+#include <kapi/functional.hpp>
+#include <kapi/group_algorithms.hpp>
+#include <kapi/item.hpp>
+#include <kapi/launch.hpp>
+#include <kapi/local_accessor.hpp>
+#include <kapi/range.hpp>
+#include <kapi/space_traits.hpp>
+#include <kapi/sub_group.hpp>
+#include <kapi/sub_group_algorithms.hpp>
 
 #include <gmock/gmock.h>
 

@@ -4,7 +4,16 @@
 // in phased kernels and next to reduction variables; captures that cannot work (in a Range
 // kernel, a captured kapi::reduction) as launch errors; kernels named by a type, as SYCL's
 // parallel_for<class Name>. Each result against a plain host loop.
-#include <kapi/kapi.hpp>
+#include <kapi/barrier.hpp>
+#include <kapi/functional.hpp>
+#include <kapi/hierarchical.hpp>
+#include <kapi/item.hpp>
+#include <kapi/launch.hpp>
+#include <kapi/local_accessor.hpp>
+#include <kapi/phased.hpp>
+#include <kapi/range.hpp>
+#include <kapi/reduction.hpp>
+#include <kapi/work_group.hpp>
 
 #include <gmock/gmock.h>
 

@@ -3,7 +3,10 @@
 // size, parallel_for_work_item phases (physical and logical ranges), private memory across
 // phases, local memory captured, ids and ranges in 1 and 2 dimensions, kernels named by a
 // type or a string, and a bad size as a launch error. Each result against a plain host loop.
-#include <kapi/kapi.hpp>
+#include <kapi/errors.hpp>
+#include <kapi/hierarchical.hpp>
+#include <kapi/local_accessor.hpp>
+#include <kapi/range.hpp>
 
 #include <gmock/gmock.h>
 

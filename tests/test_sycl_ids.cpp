@@ -6,7 +6,9 @@
 #include <cstdint>
 #include <type_traits>
 
-#include <kapi/kapi.hpp>
+#include <kapi/item.hpp>
+#include <kapi/launch.hpp>
+#include <kapi/range.hpp>
 
 #include "execution_spaces.hpp"
 

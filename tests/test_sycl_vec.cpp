@@ -9,7 +9,11 @@
 #include <type_traits>
 #include <vector>
 
-#include <kapi/kapi.hpp>
+#include <kapi/item.hpp>
+#include <kapi/launch.hpp>
+#include <kapi/math.hpp>
+#include <kapi/range.hpp>
+#include <kapi/vec.hpp>
 
 #include "execution_spaces.hpp"
 

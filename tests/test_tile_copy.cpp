@@ -5,7 +5,12 @@
 // where the layout puts them.
 #include <gtest/gtest.h>
 
-#include <kapi/kapi.hpp>
+#include <kapi/barrier.hpp>
+#include <kapi/item.hpp>
+#include <kapi/launch.hpp>
+#include <kapi/local_accessor.hpp>
+#include <kapi/range.hpp>
+#include <kapi/tile_copy.hpp>
 
 #include <algorithm>
 #include <cstddef>

@@ -1,6 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // Every launch error: the exception, and the values its message names. Nothing may run.
-#include <kapi/kapi.hpp>
+#include <kapi/barrier.hpp>
+#include <kapi/device_limits.hpp>
+#include <kapi/errors.hpp>
+#include <kapi/item.hpp>
+#include <kapi/launch.hpp>
+#include <kapi/local_accessor.hpp>
+#include <kapi/range.hpp>
 
 #include <gmock/gmock.h>
 

@@ -3,7 +3,10 @@
 // a round trip through a range kernel on every execution space.
 #include <gmock/gmock.h>
 
-#include <kapi/kapi.hpp>
+#include <kapi/item.hpp>
+#include <kapi/launch.hpp>
+#include <kapi/range.hpp>
+#include <kapi/vec.hpp>
 
 #include <cstddef>
 

@@ -9,3 +9,10 @@ endif()
 find_program(kapi_bash NAMES bash REQUIRED)
 add_test(NAME tree_check COMMAND ${kapi_bash} ${PROJECT_SOURCE_DIR}/scripts/check-tree.sh ${PROJECT_SOURCE_DIR})
 set_tests_properties(tree_check PROPERTIES TIMEOUT 120)
+# The umbrella-header rule on a scratch tree: it fails, naming the test's line and not
+# the example's (examples are written as users write them).
+add_test(NAME tree_check_umbrella COMMAND ${CMAKE_COMMAND} -DNARGS=3 -DARG0=${kapi_bash}
+  -DARG1=${CMAKE_CURRENT_SOURCE_DIR}/tree_check_umbrella.sh -DARG2=${PROJECT_SOURCE_DIR}/scripts/check-tree.sh
+  -DSTATUS=1 "-DEXPECT=the kapi headers the file uses\\):\n  tests/test_demo.cpp:2: #include <kapi/kapi.hpp>\n$"
+  -P ${PROJECT_SOURCE_DIR}/cmake/kapi_expect_exit.cmake)
+set_tests_properties(tree_check_umbrella PROPERTIES TIMEOUT 60)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Helpers for tests that run over several value types and work-group sizes.
-#include <kapi/kapi.hpp>
+#include <kapi/device_limits.hpp>
 
 #include <cstddef>
 #include <cstdint>

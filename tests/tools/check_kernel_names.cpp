@@ -5,7 +5,17 @@
 // kernels with reduction variables (Kokkos parallel_reduce regions), on every enabled space a
 // known number of times, finalizes Kokkos (which closes the record) and checks that each
 // launch shows under its expected label exactly that many times.
-#include <kapi/kapi.hpp>
+#include <kapi/execution_space.hpp>
+#include <kapi/functional.hpp>
+#include <kapi/hierarchical.hpp>
+#include <kapi/item.hpp>
+#include <kapi/launch.hpp>
+#include <kapi/loop_nest.hpp>
+#include <kapi/phased.hpp>
+#include <kapi/range.hpp>
+#include <kapi/reduce.hpp>
+#include <kapi/reduction.hpp>
+#include <kapi/work_group.hpp>
 
 #include <cstdio>
 #include <fstream>

@@ -14,8 +14,14 @@
 #include <type_traits>
 #include <vector>
 
+#include <kapi/barrier.hpp>
 #include <kapi/integer_math.hpp>
-#include <kapi/kapi.hpp>
+#include <kapi/item.hpp>
+#include <kapi/launch.hpp>
+#include <kapi/launch_bounds.hpp>
+#include <kapi/local_accessor.hpp>
+#include <kapi/range.hpp>
+#include <kapi/reduced_precision.hpp>
 #include <kapi/vec.hpp>
 
 namespace matmul::sm90 {

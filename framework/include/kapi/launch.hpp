@@ -13,7 +13,6 @@
 #include <type_traits>
 #include <utility>
 
-#include <kapi/barrier.hpp>
 #include <kapi/detail/kernel_names.hpp>
 #include <kapi/detail/launch_plan.hpp>
 #include <kapi/detail/launch_status.hpp>

@@ -6,7 +6,14 @@
 // about once per group instead of seven times. The phased twin (phased.hpp) does the same
 // in two phases. Work-groups of `local` work-items, the global range padded to whole
 // groups (padding work-items load their share and write nothing).
-#include <kapi/kapi.hpp>
+#include <kapi/barrier.hpp>
+#include <kapi/integer_math.hpp>
+#include <kapi/item.hpp>
+#include <kapi/launch.hpp>
+#include <kapi/launch_bounds.hpp>
+#include <kapi/local_accessor.hpp>
+#include <kapi/math.hpp>
+#include <kapi/range.hpp>
 
 #include "stencil.hpp"
 

@@ -3,7 +3,12 @@
 // The phased twin of the nd-range kernel (nd_range.hpp): the same tile, loaded in one
 // phase and read in the next, with the barrier between them implied. Same arguments,
 // nd-range and results (the same arithmetic on the same values).
-#include <kapi/kapi.hpp>
+#include <kapi/hierarchical.hpp>
+#include <kapi/item.hpp>
+#include <kapi/launch.hpp>
+#include <kapi/local_accessor.hpp>
+#include <kapi/phased.hpp>
+#include <kapi/work_group.hpp>
 
 #include "nd_range.hpp"
 

@@ -2,7 +2,9 @@
 #pragma once
 // The range kernel: one work-item per interior point, its six neighbours read from
 // global memory.
-#include <kapi/kapi.hpp>
+#include <kapi/item.hpp>
+#include <kapi/launch.hpp>
+#include <kapi/range.hpp>
 
 #include "stencil.hpp"
 

@@ -4,7 +4,9 @@
 // inner product along K, no local memory. The baseline the tiled kernels improve on.
 #include <cstddef>
 
-#include <kapi/kapi.hpp>
+#include <kapi/item.hpp>
+#include <kapi/launch.hpp>
+#include <kapi/range.hpp>
 
 namespace matmul {
 

@@ -11,8 +11,13 @@
 //                           loop has a fixed trip count and unrolls
 #include <cstddef>
 
+#include <kapi/barrier.hpp>
 #include <kapi/integer_math.hpp>
-#include <kapi/kapi.hpp>
+#include <kapi/item.hpp>
+#include <kapi/launch.hpp>
+#include <kapi/local_accessor.hpp>
+#include <kapi/math.hpp>
+#include <kapi/range.hpp>
 #include <kapi/unroll.hpp>
 
 namespace matmul {

@@ -7,7 +7,11 @@
 // barrier implied after each. Each C element sums its products in the same order as the
 // flat kernel, so both give identical results. Same arguments and nd-range as
 // SlidingWindow.
-#include <kapi/kapi.hpp>
+#include <kapi/hierarchical.hpp>
+#include <kapi/item.hpp>
+#include <kapi/local_accessor.hpp>
+#include <kapi/phased.hpp>
+#include <kapi/work_group.hpp>
 
 namespace matmul {
 

@@ -33,10 +33,17 @@
 #include <type_traits>
 
 #include <kapi/async_copy.hpp>
+#include <kapi/barrier.hpp>
+#include <kapi/execution_space.hpp>
 #include <kapi/integer_math.hpp>
+#include <kapi/item.hpp>
 #include <kapi/joint_matrix.hpp>
-#include <kapi/kapi.hpp>
+#include <kapi/launch.hpp>
+#include <kapi/launch_bounds.hpp>
+#include <kapi/local_accessor.hpp>
+#include <kapi/range.hpp>
 #include <kapi/sub_group.hpp>
+#include <kapi/unroll.hpp>
 #include <kapi/vec.hpp>
 
 namespace matmul {

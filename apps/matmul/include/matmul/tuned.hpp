@@ -37,11 +37,19 @@
 #include <cstddef>
 #include <type_traits>
 
+#include <kapi/barrier.hpp>
+#include <kapi/execution_space.hpp>
 #include <kapi/integer_math.hpp>
-#include <kapi/kapi.hpp>
+#include <kapi/item.hpp>
+#include <kapi/launch.hpp>
+#include <kapi/launch_bounds.hpp>
+#include <kapi/local_accessor.hpp>
+#include <kapi/range.hpp>
 #include <kapi/register_block.hpp>
 #include <kapi/simd_width.hpp>
+#include <kapi/space_traits.hpp>
 #include <kapi/tile_copy.hpp>
+#include <kapi/vec.hpp>
 
 namespace matmul {
 

@@ -11,8 +11,14 @@
 #include <cstddef>
 #include <vector>
 
+#include <kapi/barrier.hpp>
+#include <kapi/execution_space.hpp>
 #include <kapi/integer_math.hpp>
-#include <kapi/kapi.hpp>
+#include <kapi/item.hpp>
+#include <kapi/launch.hpp>
+#include <kapi/math.hpp>
+#include <kapi/memory_model.hpp>
+#include <kapi/range.hpp>
 
 #include "workspace.hpp"
 

@@ -16,7 +16,12 @@
 #include <cstddef>
 #include <cstdint>
 
-#include <kapi/kapi.hpp>
+#include <kapi/execution_space.hpp>
+#include <kapi/functional.hpp>
+#include <kapi/item.hpp>
+#include <kapi/launch.hpp>
+#include <kapi/range.hpp>
+#include <kapi/reduction.hpp>
 
 #include "kokkos_parallel_reduce.hpp"
 #include "workspace.hpp"
