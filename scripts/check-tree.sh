@@ -26,7 +26,8 @@
 #       space_traits.hpp, item.hpp, work_group.hpp, sub_group.hpp, ...).
 # 4. The project's own sources (tests/, apps/, bench/) include the kapi headers they use,
 #    never the umbrella kapi/kapi.hpp: an edit of one header then rebuilds only the units
-#    that use it. kapi.hpp is for users (examples/, templates/, docs and the README use it).
+#    that use it (the apps `./kapi new` writes too). kapi.hpp is for users: examples/,
+#    docs and the README use it.
 #
 # Files checked: those git tracks and new ones (not ignored) in folders that hold tracked
 # files, else (no git) every file outside build/, results/ and .git/. build/ and results/
