@@ -18,9 +18,12 @@
 //   Everything else: the copy happens at once (a load and a store), commit and wait do
 //     nothing: the group barrier that follows the wait still orders it.
 // The local address must be aligned to Bytes, and so must the global one when valid.
+// Kokkos first (config.hpp): with HIP its runtime declares the device memcpy, which the
+// standard header must not precede.
+#include <kapi/config.hpp>
+
 #include <cstring>
 
-#include <kapi/config.hpp>
 #include <kapi/detail/device_instructions.hpp>
 
 #if KAPI_CUDA_ARCH >= 800

@@ -18,10 +18,13 @@
 // CUDA sm_80+ (cvt.rna.tf32.f32, cvt.rn.bf16.f32, cvt.rn.f16.f32: a kernel that stages
 // tiles converts every element it copies), with the same rounding, so host and device
 // agree bit for bit on every number; a NaN stays a NaN, its payload is the backend's.
+// Kokkos first (config.hpp): with HIP its runtime declares the device memcpy, which the
+// standard header must not precede.
+#include <kapi/config.hpp>
+
 #include <cstdint>
 #include <cstring>
 
-#include <kapi/config.hpp>
 #include <kapi/detail/device_instructions.hpp>
 
 #if KAPI_CUDA_ARCH >= 800

@@ -17,6 +17,10 @@
 //  - scans: a warp-shuffle scan, then the warps' totals through the area.
 // Every collective that uses the area starts with a block barrier, so it never overwrites
 // words the previous collective's readers still need.
+// Kokkos first (config.hpp): with HIP its runtime declares the device memcpy, which the
+// standard header must not precede.
+#include <kapi/config.hpp>
+
 #include <cstddef>
 #include <cstring>
 #include <type_traits>

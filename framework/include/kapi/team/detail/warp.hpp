@@ -16,10 +16,13 @@
 //    then pairs of pairs, ...), so an associative operator need not commute and every
 //    lane gets bit-identical results, floating point included;
 //  - scans are Hillis-Steele (log2(lanes) shuffles).
+// Kokkos first (config.hpp): with HIP its runtime declares the device memcpy, which the
+// standard header must not precede.
+#include <kapi/config.hpp>
+
 #include <cstring>
 #include <type_traits>
 
-#include <kapi/config.hpp>
 #include <kapi/detail/device_primitives.hpp>
 
 #if KAPI_COMPILING_DEVICE_CODE
