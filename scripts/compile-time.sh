@@ -37,6 +37,7 @@ median() { tr ' ' '\n' <<< "$1" | sed '/^$/d' | sort -g | awk '{v[NR] = $1} END 
 anchor=$(median "${times[plain_kokkos]}")
 echo "compile time of one file ($cxx -O3 ${flags[*]} -c, $rounds alternating rounds, wall seconds; Kokkos in $kokkos)"
 printf '| %-22s | %-28s | %6s | %s |\n' file rounds median "vs plain Kokkos"
+echo '| --- | --- | --- | --- |'
 for f in "${files[@]}"; do
   m=$(median "${times[$f]}")
   printf '| %-22s | %-28s | %6.2f | %.2fx |\n' "$f.cpp" "$(printf '%.2f ' ${times[$f]})" "$m" "$(awk -v a="$m" -v b="$anchor" 'BEGIN {print a / b}')"
