@@ -18,12 +18,9 @@
 //   Everything else: the copy happens at once (a load and a store), commit and wait do
 //     nothing: the group barrier that follows the wait still orders it.
 // The local address must be aligned to Bytes, and so must the global one when valid.
-// Kokkos first (config.hpp): with HIP its runtime declares the device memcpy, which the
-// standard header must not precede.
 #include <kapi/config.hpp>
 
-#include <cstring>
-
+#include <kapi/detail/copy_bytes.hpp>
 #include <kapi/detail/device_instructions.hpp>
 
 #if KAPI_CUDA_ARCH >= 800
@@ -46,8 +43,8 @@ KAPI_FUNCTION void async_copy(void* dst, const void* src, bool valid) {
     unsigned char bytes[Bytes];
   };
   Chunk chunk{};
-  if (valid) std::memcpy(&chunk, src, Bytes);
-  std::memcpy(dst, &chunk, Bytes);
+  if (valid) detail::copy_bytes(&chunk, src, Bytes);
+  detail::copy_bytes(dst, &chunk, Bytes);
 #endif
 }
 

@@ -18,8 +18,6 @@
 // accepted for SYCL compatibility; every operation is at least device-scoped (Kokkos has
 // no narrower atomics), and system scope is device scope too (host memory shared with a
 // running device kernel is not supported).
-// Kokkos first (config.hpp): with HIP its runtime declares the device memcpy, which the
-// standard header must not precede.
 #include <kapi/config.hpp>
 
 #include <cstdint>

@@ -18,13 +18,11 @@
 // CUDA sm_80+ (cvt.rna.tf32.f32, cvt.rn.bf16.f32, cvt.rn.f16.f32: a kernel that stages
 // tiles converts every element it copies), with the same rounding, so host and device
 // agree bit for bit on every number; a NaN stays a NaN, its payload is the backend's.
-// Kokkos first (config.hpp): with HIP its runtime declares the device memcpy, which the
-// standard header must not precede.
 #include <kapi/config.hpp>
 
 #include <cstdint>
-#include <cstring>
 
+#include <kapi/detail/copy_bytes.hpp>
 #include <kapi/detail/device_instructions.hpp>
 
 #if KAPI_CUDA_ARCH >= 800
@@ -38,12 +36,12 @@ namespace kapi {
 namespace detail {
 KAPI_FUNCTION std::uint32_t float_bits(float f) {
   std::uint32_t u;
-  std::memcpy(&u, &f, sizeof u);
+  copy_bytes(&u, &f, sizeof u);
   return u;
 }
 KAPI_FUNCTION float bits_float(std::uint32_t u) {
   float f;
-  std::memcpy(&f, &u, sizeof f);
+  copy_bytes(&f, &u, sizeof f);
   return f;
 }
 }  // namespace detail

@@ -17,14 +17,12 @@
 //  - scans: a warp-shuffle scan, then the warps' totals through the area.
 // Every collective that uses the area starts with a block barrier, so it never overwrites
 // words the previous collective's readers still need.
-// Kokkos first (config.hpp): with HIP its runtime declares the device memcpy, which the
-// standard header must not precede.
 #include <kapi/config.hpp>
 
 #include <cstddef>
-#include <cstring>
 #include <type_traits>
 
+#include <kapi/detail/copy_bytes.hpp>
 #include <kapi/detail/device_primitives.hpp>
 #include <kapi/functional.hpp>
 #include <kapi/team/detail/group_member.hpp>
@@ -77,9 +75,9 @@ __device__ T device_broadcast(DeviceGroupMember team, const T& x, std::size_t fr
   for (std::size_t at = 0; at < sizeof(T); at += slice) {
     const std::size_t n = sizeof(T) - at < slice ? sizeof(T) - at : slice;
     team.team_barrier();  // the previous collective's readers are done with the area
-    if (source) std::memcpy(area, bytes + at, n);
+    if (source) copy_bytes(area, bytes + at, n);
     team.team_barrier();
-    if (!source) std::memcpy(bytes + at, area, n);
+    if (!source) copy_bytes(bytes + at, area, n);
   }
   return value;
 }
@@ -99,12 +97,12 @@ __device__ T fold_warp_totals(DeviceGroupMember team, const WarpPlace& p, const 
     for (int first = 0; first < p.warps; first += round) {
       team.team_barrier();  // the previous readers are done with the area
       if (p.lane == 0 && p.warp >= first && p.warp < first + round)
-        std::memcpy(area + (p.warp - first) * sizeof(T), static_cast<const void*>(&mine), sizeof(T));
+        copy_bytes(area + (p.warp - first) * sizeof(T), static_cast<const void*>(&mine), sizeof(T));
       team.team_barrier();
       const int last = p.warps < first + round ? p.warps : first + round;
       for (int w = first; w < last; ++w) {
         T t = mine;
-        std::memcpy(static_cast<void*>(&t), area + (w - first) * sizeof(T), sizeof(T));
+        copy_bytes(static_cast<void*>(&t), area + (w - first) * sizeof(T), sizeof(T));
         total = w == 0 ? t : T(op(total, t));
       }
     }

@@ -16,13 +16,11 @@
 //    then pairs of pairs, ...), so an associative operator need not commute and every
 //    lane gets bit-identical results, floating point included;
 //  - scans are Hillis-Steele (log2(lanes) shuffles).
-// Kokkos first (config.hpp): with HIP its runtime declares the device memcpy, which the
-// standard header must not precede.
 #include <kapi/config.hpp>
 
-#include <cstring>
 #include <type_traits>
 
+#include <kapi/detail/copy_bytes.hpp>
 #include <kapi/detail/device_primitives.hpp>
 
 #if KAPI_COMPILING_DEVICE_CODE
@@ -40,10 +38,10 @@ __device__ T shuffle(const T& v, int src, Mask mask) {
     constexpr int words = int((sizeof(T) + sizeof(int) - 1) / sizeof(int));
     int w[words];
     w[words - 1] = 0;  // the tail word of a size that is not a multiple of 4
-    std::memcpy(w, static_cast<const void*>(&v), sizeof(T));
+    copy_bytes(w, static_cast<const void*>(&v), sizeof(T));
     for (int i = 0; i < words; ++i) w[i] = shuffle_word(w[i], src, mask);
     T r = v;
-    std::memcpy(static_cast<void*>(&r), w, sizeof(T));  // bits (see above)
+    copy_bytes(static_cast<void*>(&r), w, sizeof(T));  // bits (see above)
     return r;
   }
 }
