@@ -21,10 +21,10 @@
 #include <kapi/config.hpp>
 
 #include <cstdint>
-#include <cstring>
 #include <type_traits>
 #include <utility>
 
+#include <kapi/detail/copy_bytes.hpp>
 #include <kapi/detail/ordered_atomics.hpp>
 #include <kapi/local_accessor.hpp>
 #include <kapi/memory_model.hpp>
@@ -54,7 +54,7 @@ template <class To, class From>
 KAPI_FUNCTION To bit_cast(const From& from) {
   static_assert(sizeof(To) == sizeof(From));
   To to;
-  memcpy(&to, &from, sizeof(To));
+  copy_bytes(&to, &from, sizeof(To));
   return to;
 }
 

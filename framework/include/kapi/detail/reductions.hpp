@@ -8,12 +8,12 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <initializer_list>
 #include <string>
 #include <type_traits>
 #include <utility>
 
+#include <kapi/detail/copy_bytes.hpp>
 #include <kapi/detail/kernel_args.hpp>
 #include <kapi/errors.hpp>
 #include <kapi/reduction.hpp>
@@ -168,13 +168,13 @@ KAPI_FUNCTION P volatile_load(const volatile P& v) {
   const volatile std::uint32_t* from = reinterpret_cast<const volatile std::uint32_t*>(&v);
   for (std::size_t k = 0; k < sizeof(P) / sizeof(std::uint32_t); ++k) words[k] = from[k];
   P out;
-  memcpy(static_cast<void*>(&out), words, sizeof(P));
+  copy_bytes(static_cast<void*>(&out), words, sizeof(P));
   return out;
 }
 template <class P>
 KAPI_FUNCTION void volatile_store(volatile P& v, const P& value) {
   std::uint32_t words[sizeof(P) / sizeof(std::uint32_t)];
-  memcpy(words, static_cast<const void*>(&value), sizeof(P));
+  copy_bytes(words, static_cast<const void*>(&value), sizeof(P));
   volatile std::uint32_t* to = reinterpret_cast<volatile std::uint32_t*>(&v);
   for (std::size_t k = 0; k < sizeof(P) / sizeof(std::uint32_t); ++k) to[k] = words[k];
 }
