@@ -4,6 +4,6 @@
 
 void scale(Kokkos::View<float*> x, float a) {
   kapi::call_kernel(
-      "scale", [](kapi::Item<1> it, Kokkos::View<float*> v, float f) { v(it.get_id(0)) *= f; },
+      "scale", KOKKOS_LAMBDA(kapi::Item<1> it, Kokkos::View<float*> v, float f) { v(it.get_id(0)) *= f; },
       kapi::Range<1>{x.extent(0)}, x, a);
 }
