@@ -3,7 +3,9 @@
 # What a user's file costs to compile with kapi, against the same file with plain Kokkos:
 # examples/compile-time/{plain_kokkos,range,range_and_nd_range}.cpp compiled alone (-c),
 # in alternating rounds, with the host configuration's compiler and Kokkos, as a user's
-# build compiles them (-O3, -fopenmp on openmp). Prints each file's wall seconds per round,
+# build compiles them (-O3, -fopenmp on openmp). Prints each file's CPU seconds per round
+# (the compiler's user + system time: what the compile costs, and unlike wall time not
+# inflated by whatever else the machine runs),
 # the medians, and each median as a ratio to plain Kokkos'.
 #
 #   scripts/compile-time.sh [config] [rounds]     (default: openmp 3; Kokkos from
@@ -25,17 +27,20 @@ files=(plain_kokkos range range_and_nd_range)
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 declare -A times
+TIMEFORMAT="%3U %3S"  # bash's time: user and system seconds
 for ((r = 1; r <= rounds; r++)); do
   for f in "${files[@]}"; do
-    start=$(date +%s.%N)
-    "$cxx" -std=c++17 -O3 -DNDEBUG "${flags[@]}" -I"$here/framework/include" -isystem "$kokkos/include" \
-      -c "$here/examples/compile-time/$f.cpp" -o "$out/$f.o"
-    times[$f]+="$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN {printf "%.2f", b - a}') "
+    if ! { time "$cxx" -std=c++17 -O3 -DNDEBUG "${flags[@]}" -I"$here/framework/include" -isystem "$kokkos/include" \
+      -c "$here/examples/compile-time/$f.cpp" -o "$out/$f.o" 2>"$out/$f.err"; } 2>"$out/$f.time"; then
+      cat "$out/$f.err" >&2
+      exit 1
+    fi
+    times[$f]+="$(awk '{printf "%.2f", $1 + $2}' "$out/$f.time") "
   done
 done
 median() { tr ' ' '\n' <<< "$1" | sed '/^$/d' | sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
 anchor=$(median "${times[plain_kokkos]}")
-echo "compile time of one file ($cxx -O3 ${flags[*]} -c, $rounds alternating rounds, wall seconds; Kokkos in $kokkos)"
+echo "compile time of one file ($cxx -O3 ${flags[*]} -c, $rounds alternating rounds, CPU seconds; Kokkos in $kokkos)"
 printf '| %-22s | %-28s | %6s | %s |\n' file rounds median "vs plain Kokkos"
 echo '| --- | --- | --- | --- |'
 for f in "${files[@]}"; do
