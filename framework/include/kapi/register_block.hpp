@@ -17,7 +17,9 @@
 // Strided and Contiguous elements are read in place (direct); Runs into registers first.
 // A fragment's position(i) gives the row or column of C that element i belongs to, relative to p.
 #include <cstddef>
+#include <type_traits>
 
+#include <kapi/detail/simd_multiply.hpp>
 #include <kapi/unroll.hpp>
 #include <kapi/vec.hpp>
 
@@ -91,6 +93,11 @@ class RegisterBlock {
   KAPI_FUNCTION void multiply_accumulate(const FragmentA& a, const FragmentB& b) {
     static_assert(FragmentA::size == TM && FragmentB::size == TN,
                   "kapi::RegisterBlock: fragment sizes must be TM and TN");
+    if constexpr (std::is_same_v<FragmentB, fragment::Contiguous<T, TN>> && FragmentA::direct &&
+                  detail::host_simd_multiply_fits<T, TN>) {
+      detail::host_simd_multiply_accumulate<K>(acc_, a, b);  // host SIMD vectors (detail/simd_multiply.hpp)
+      return;
+    }
     // A local working copy: GCC keeps a local array in SIMD registers across the k loop,
     // but not a member array (it would load and store it around every multiply-add).
     T acc[TM][TN];

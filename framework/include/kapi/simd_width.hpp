@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The host's SIMD width, for kernels that size their register blocks by it: the matmul
-// app's tuned kernel keeps two SIMD registers per row of a work-item's block, 16
-// accumulators, which fit a 16-register file (AVX2, SSE2) as well as a 32-register one
-// (AVX-512, NEON), where a fixed width spilled on the narrower machines.
+// app's tuned kernel keeps two SIMD registers per row of a work-item's block, where a
+// fixed width spilled on the narrower machines.
 #include <cstddef>
 
 #include <kapi/config.hpp>

@@ -25,9 +25,10 @@
 //           128×128 with BK = 8, or one group per multiprocessor, or BK = 32; 128×256 with
 //           8×16 (faster at n = 8192 only); 64×128 with BK = 32 or three groups.
 //   host:   128×128 blocks, BK = 256, 8 rows × two SIMD registers per work-item: 8×32
-//           with AVX-512 (64 work-items), 8×16 with AVX2 (128), 8×8 with SSE2 or NEON
-//           (256); fp64 128×64 with 8×16, 8×8, 8×4. Sixteen accumulators fit every
-//           register file (a fixed 8×32 spilled with AVX2's sixteen). One host thread runs
+//           with AVX-512 (64 work-items), 8×8 with SSE2 or NEON (256); with AVX2's 16
+//           registers 96×128 blocks of 6×16 (128), whose 12 accumulators leave registers
+//           for the B vectors and the A broadcast; fp64 the same rows in 64 columns. The
+//           multiply runs over SIMD vectors (detail/simd_multiply.hpp). One host thread runs
 //           the group: a work-item's TN columns are contiguous, the B
 //           tile is stored as one contiguous BK×TN panel per work-item column (the
 //           multiply streams through it), A is read in place where the block lies inside
@@ -58,21 +59,24 @@ namespace matmul {
 /// warp_rows > 0 arranges a warp's 32 work-items as warp_rows × (32 / warp_rows) of the
 /// group's rows × columns of work-items (fewer distinct local-memory words per fragment
 /// load than a warp along one or two rows).
-/// Host: TN is two SIMD registers of the machine compiled for (simd_width.hpp).
+/// Host: TN is two SIMD registers of the machine compiled for (simd_width.hpp), TM rows
+/// of them: 8 (16 accumulators) where the register file has 32 (AVX-512), 6 (12) where
+/// it has 16 (AVX, AVX2), which leaves registers for B's two vectors and A's broadcast.
 template <class T>
 inline constexpr int host_tuned_columns = int(2 * kapi::host_simd_lanes<T>);
+inline constexpr int host_tuned_rows = kapi::host_simd_bytes == 32 ? 6 : 8;
 
 template <class T, bool Host>
 struct TunedShape {  // float, and the fallback for other types
-  static constexpr int BM = 128, BN = 128, BK = Host ? 256 : 16;
-  static constexpr int TM = 8, TN = Host ? host_tuned_columns<T> : 8;
+  static constexpr int BM = Host ? 16 * host_tuned_rows : 128, BN = 128, BK = Host ? 256 : 16;
+  static constexpr int TM = Host ? host_tuned_rows : 8, TN = Host ? host_tuned_columns<T> : 8;
   static constexpr int min_groups = Host ? 1 : 2;
   static constexpr int warp_rows = Host ? 0 : 4;  // 0: a warp takes whole rows of work-items
 };
 template <bool Host>
 struct TunedShape<double, Host> {
-  static constexpr int BM = Host ? 128 : 64, BN = 64, BK = Host ? 256 : 8;
-  static constexpr int TM = Host ? 8 : 4, TN = Host ? host_tuned_columns<double> : 4;
+  static constexpr int BM = Host ? 16 * host_tuned_rows : 64, BN = 64, BK = Host ? 256 : 8;
+  static constexpr int TM = Host ? host_tuned_rows : 4, TN = Host ? host_tuned_columns<double> : 4;
   static constexpr int min_groups = Host ? 1 : 2;
   static constexpr int warp_rows = 0;
 };
