@@ -16,6 +16,9 @@
 //                                   work-item 0
 // ns/item: nanoseconds per work-item; pct_of_raw_kokkos = team-reduce / reduce-over-group.
 // Check: the sum, exact (every element 0.5).
+// On host backends the kapi rows also count which engine ran their groups (README, "How
+// work-groups run"): loops=1 where the Clang pass made the kernel loops over its
+// work-items, fibers=1 where the groups ran on contexts (KAPI_WORK_GROUPS chooses).
 #include <kapi/barrier.hpp>
 #include <kapi/execution_space.hpp>
 #include <kapi/functional.hpp>
@@ -26,7 +29,10 @@
 #include <kapi/sub_group_algorithms.hpp>
 
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "common/checks.hpp"
 #include "common/harness.hpp"
@@ -35,6 +41,20 @@ namespace {
 
 using namespace kapi_bench;
 using Out = Kokkos::View<std::uint32_t*, MemSpace>;
+using Engines = std::shared_ptr<kapi::WorkGroupEngines>;
+
+// Runs the launch and keeps which engines ran it.
+template <class Event>
+void wait_and_note(Event event, const Engines& engines) {
+  event.wait();
+  *engines = event.work_group_engines();
+}
+std::function<std::vector<std::pair<std::string, double>>()> engine_counters(const Engines& engines) {
+  return [engines] {
+    return std::vector<std::pair<std::string, double>>{{"loops", engines->loops ? 1.0 : 0.0},
+                                                       {"fibers", engines->fibers ? 1.0 : 0.0}};
+  };
+}
 
 constexpr int rounds = 64;
 
@@ -86,10 +106,14 @@ Case make_case(const Space& space, const Cache& data, std::size_t items, const s
   c.time_unit = benchmark::kMicrosecond;
   c.poison = [data, items] { Kokkos::deep_copy(data->get(items)->out, 0u); };
   c.verify = [data, items] { return verify(*data->get(items)); };
-  c.bind = [space, data, items] {
+  const Engines engines = std::make_shared<kapi::WorkGroupEngines>();
+  if (Barriers) c.counters = engine_counters(engines);
+  c.bind = [space, data, items, engines] {
     auto d = data->get(items);
     const kapi::NdRange<1> range(kapi::Range<1>(items * group_count(space)), kapi::Range<1>(items));
-    return std::function<void()>([space, d, range] { kapi::call_kernel(space, Rounds<Barriers>{}, range, d->out); });
+    return std::function<void()>([space, d, range, engines] {
+      wait_and_note(kapi::call_kernel_async(space, Rounds<Barriers>{}, range, d->out), engines);
+    });
   };
   return c;
 }
@@ -145,13 +169,15 @@ Case make_collective_case(const Space& space, const CollectiveCache& data, std::
     const double want = 0.5 * double(collective_items);
     return got == want ? std::string() : mismatch("sum", want, got);
   };
-  c.bind = [space, data, items, kapi_form] {
+  const Engines engines = std::make_shared<kapi::WorkGroupEngines>();
+  if (kapi_form) c.counters = engine_counters(engines);
+  c.bind = [space, data, items, kapi_form, engines] {
     auto d = data->get(items);
-    return std::function<void()>([space, d, items, kapi_form] {
+    return std::function<void()>([space, d, items, kapi_form, engines] {
       Kokkos::deep_copy(space, d->s, 0.0);
       if (kapi_form) {
         const kapi::NdRange<1> range{kapi::Range<1>(collective_items), kapi::Range<1>(items)};
-        kapi::call_kernel(space, GroupReduce{}, range, d->x, d->s);
+        wait_and_note(kapi::call_kernel_async(space, GroupReduce{}, range, d->x, d->s), engines);
       } else {
         Kokkos::parallel_for("barrier: team-reduce",
                              Kokkos::TeamPolicy<Space>(space, int(collective_items / items), Kokkos::AUTO),

@@ -19,6 +19,9 @@
 //               local memory (10 barriers)
 // GB/s: bytes read from the inputs per second; pct_of_raw_kokkos = team form / this form.
 // Check: every group's result, exact (the inputs are small multiples of 1/8).
+// On host backends the nd-range rows also count which engine ran their groups (README,
+// "How work-groups run"): loops=1 where the Clang pass made the kernel loops over its
+// work-items, fibers=1 where the groups ran on contexts (KAPI_WORK_GROUPS chooses).
 #include <kapi/barrier.hpp>
 #include <kapi/hierarchical.hpp>
 #include <kapi/item.hpp>
@@ -31,7 +34,10 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "common/checks.hpp"
 #include "common/harness.hpp"
@@ -227,29 +233,40 @@ Case make_case(const Space& space, const Cache& data, Kernel kernel, Form form) 
     space.fence();
   };
   c.verify = [data, kernel, items] { return verify(kernel, *data->get(0), items); };
-  c.bind = [space, data, kernel, form, items] {
+  const auto engines = std::make_shared<kapi::WorkGroupEngines>();
+  if (form == Form::nd_range)
+    c.counters = [engines] {
+      return std::vector<std::pair<std::string, double>>{{"loops", engines->loops ? 1.0 : 0.0},
+                                                         {"fibers", engines->fibers ? 1.0 : 0.0}};
+    };
+  c.bind = [space, data, kernel, form, items, engines] {
     auto d = data->get(0);
     const kapi::NdRange<1> range{kapi::Range<1>(n), kapi::Range<1>(items)};
     const int groups = int(n / items);
-    return std::function<void()>([space, d, kernel, form, range, items, groups] {
+    return std::function<void()>([space, d, kernel, form, range, items, groups, engines] {
       const kapi::LocalAccessor<double> tile(items);
+      const auto nd_range = [&](const auto& k, const auto&... args) {  // keeps which engine ran it
+        auto event = kapi::call_kernel_async(space, k, range, args...);
+        event.wait();
+        *engines = event.work_group_engines();
+      };
       switch (kernel) {
         case Kernel::tree:
-          if (form == Form::nd_range) kapi::call_kernel(space, TreeNdRange{}, range, d->a, d->partial, tile);
+          if (form == Form::nd_range) nd_range(TreeNdRange{}, d->a, d->partial, tile);
           if (form == Form::phased) kapi::call_kernel(space, TreePhased{}, range, d->a, d->partial, tile);
           if (form == Form::team)
             Kokkos::parallel_for("group_kernels: team-tree", Team(space, groups, Kokkos::AUTO),
                                  TeamSum{d->a, Vector(), d->partial, int(items)});
           break;
         case Kernel::segmented:
-          if (form == Form::nd_range) kapi::call_kernel(space, SegmentedNdRange{}, range, d->x);
+          if (form == Form::nd_range) nd_range(SegmentedNdRange{}, d->x);
           if (form == Form::phased) kapi::call_kernel(space, SegmentedPhased{}, range, d->x);
           if (form == Form::team)
             Kokkos::parallel_for("group_kernels: team-segmented", Team(space, groups, Kokkos::AUTO),
                                  TeamMax{d->x, int(items)});
           break;
         case Kernel::dot:
-          if (form == Form::nd_range) kapi::call_kernel(space, DotNdRange{}, range, d->a, d->b, d->partial, tile);
+          if (form == Form::nd_range) nd_range(DotNdRange{}, d->a, d->b, d->partial, tile);
           if (form == Form::phased) kapi::call_kernel(space, DotPhased{}, range, d->a, d->b, d->partial, tile);
           if (form == Form::team)
             Kokkos::parallel_for("group_kernels: team-dot", Team(space, groups, Kokkos::AUTO),

@@ -6,6 +6,7 @@
 
 #include <Kokkos_Core.hpp>
 #include <kapi/execution_space.hpp>
+#include <kapi/host/detail/work_group_setting.hpp>
 #include <cstddef>
 #include <stdexcept>
 #include <string>
@@ -85,6 +86,17 @@ struct SpaceName {
 /// The space runs work-groups on the host engine (kapi::is_host_execution_space_v).
 template <class Space>
 inline constexpr bool is_host_space = kapi::is_host_execution_space_v<Space>;
+
+/// Host kernels with barriers that the work-group loop pass transforms run as loops over
+/// their work-items on the thread's stack (README, "How work-groups run"), not on the
+/// fibers' stacks: tests of those stacks run in the *_fibers ctest cases then.
+inline bool work_groups_run_as_loops() {
+#if KAPI_WORK_GROUP_LOOPS
+  return kapi::detail::host_work_group_setting().loops;
+#else
+  return false;
+#endif
+}
 
 /// Copies `bytes` between host memory and memory of MemorySpace. One deep_copy of char
 /// Views per memory space and direction: a deep_copy between Views of other types

@@ -224,6 +224,8 @@ struct Harness::State {
       if (anchor > 0) st.counters["pct_of_anchor"] = benchmark::Counter(100.0 * anchor / per_run);
       const double raw = reference_time(c.group(), Role::raw_kokkos);
       if (raw > 0) st.counters["pct_of_raw_kokkos"] = benchmark::Counter(100.0 * raw / per_run);
+      if (c.counters)
+        for (const auto& [name, value] : c.counters()) st.counters[name] = benchmark::Counter(value);
     } catch (const std::exception& e) {
       state.error = e.what();
       st.SkipWithError(state.error.c_str());

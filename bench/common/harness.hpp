@@ -92,6 +92,8 @@ struct Case {
   std::function<void()> poison;
   // After one run: empty if the result is right, else what is wrong.
   std::function<std::string()> verify;
+  // Optional: counters of the last run beside the rate (e.g. which host engine ran it).
+  std::function<std::vector<std::pair<std::string, double>>()> counters;
 
   std::string name() const { return app + "/" + type + "/" + variant + "/" + size_name + ":" + std::to_string(size); }
   std::string group() const { return app + "/" + type + "/" + size_name + ":" + std::to_string(size); }

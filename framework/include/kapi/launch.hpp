@@ -79,6 +79,14 @@ inline void report(const std::shared_ptr<LaunchStatus>& status) {
 
 }  // namespace detail
 
+/// How a launch's work-groups with barriers ran on a host backend (README, "How
+/// work-groups run"): as loops over their work-items (the Clang pass) or on fibers (one
+/// context per work-item). Both false: no group reached a barrier, or a device backend.
+struct WorkGroupEngines {
+  bool loops = false;
+  bool fibers = false;
+};
+
 /// A launch in flight on an execution-space instance (from call_kernel_async).
 template <class ExecSpace>
 class KernelEvent {
@@ -99,6 +107,11 @@ class KernelEvent {
     detail::report(status_);
   }
   const ExecSpace& execution_space() const { return space_; }
+  /// Which host engines ran the kernel's groups (after wait()).
+  WorkGroupEngines work_group_engines() const {
+    const unsigned e = status_ ? status_->host_engines.load() : 0u;
+    return {(e & detail::LaunchStatus::host_engine_loops) != 0, (e & detail::LaunchStatus::host_engine_fibers) != 0};
+  }
 
  private:
   ExecSpace space_;

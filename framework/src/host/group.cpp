@@ -6,6 +6,7 @@
 #include <kapi/host/detail/launch_rules.hpp>
 #include <kapi/host/detail/stack_bytes.hpp>
 #include <kapi/host/detail/stack_pool.hpp>
+#include <kapi/host/detail/work_group_setting.hpp>
 #include <kapi/integer_math.hpp>
 
 #include "context.hpp"
@@ -32,9 +33,33 @@ void HostGroup::run(std::size_t count, std::size_t group_linear_id, LaunchStatus
                     "reach the same barriers");
     return;
   }
+  status_->note_host_engine(LaunchStatus::host_engine_fibers);
   // Work-item 0 ended after barriers: the others run their last phase, and must end too.
   if (count > 1) switch_to(1, 0);
   if (diverged_) unwind_waiting();
+}
+
+void HostGroup::run(std::size_t count, std::size_t group_linear_id, LaunchStatus& status, Call run_item, Call run_rest,
+                    LoopsCall run_loops) {
+  if (host_work_group_setting().loops) {
+    begin(count, group_linear_id, status, Mode::loops);
+    loops_ran_ = false;
+    {
+      const HostKernelScope in_kernel;
+      try {
+        run_loops(this);
+      } catch (const HostGroupUnwind&) {
+      } catch (...) {
+        status_->fail_with(std::current_exception(),
+                           "work-item " + std::to_string(current_) + " of work-group " + std::to_string(group_));
+      }
+    }
+    if (loops_ran_) {  // the pass made a loop form: it ran the group
+      status_->note_host_engine(LaunchStatus::host_engine_loops);
+      return;
+    }
+  }
+  run(count, group_linear_id, status, run_item, run_rest);
 }
 
 void HostGroup::run_phased(std::size_t count, std::size_t group_linear_id, LaunchStatus& status, Call run_group) {
@@ -56,6 +81,11 @@ void HostGroup::barrier() {
       diverged_ = true;  // reported even if the kernel swallows the exception
       throw HostGroupDivergent{};
     case Mode::unwinding:
+      throw HostGroupUnwind{};
+    case Mode::loops:  // a barrier in code the pass could not see (another translation unit)
+      status_->fail("group_barrier reached in group " + std::to_string(group_) +
+                    " from a function the work-group loops could not see (compiled elsewhere): run with "
+                    "KAPI_WORK_GROUPS=fibers, or make the function visible where the kernel is compiled");
       throw HostGroupUnwind{};
     case Mode::flat:
       break;

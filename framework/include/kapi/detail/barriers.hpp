@@ -3,7 +3,8 @@
 // The one place the barriers (barrier.hpp) pick their backend:
 // - a work-group barrier is the block barrier of the team backend's device code
 //   (team/detail/group_member.hpp) in a device pass, the host engine's context switch
-//   (host/detail/group.hpp) in host code;
+//   (host/detail/group.hpp) in host code, through the C function the work-group loop
+//   pass recognises (host/detail/work_group_loops.hpp);
 // - a sub-group barrier is the device backend's warp barrier over the sub-group's lanes
 //   (detail/device_primitives.hpp: cuda/detail/warp.hpp, hip/detail/wavefront.hpp) in a
 //   device pass, nothing in host code, where a sub-group is one work-item.
@@ -15,6 +16,7 @@
 #include <kapi/team/detail/group_member.hpp>
 #else
 #include <kapi/host/detail/group.hpp>
+#include <kapi/host/detail/work_group_loops.hpp>
 #endif
 
 namespace kapi::detail {
@@ -24,7 +26,7 @@ KAPI_FUNCTION void group_barrier(const GroupHandle& handle) {
 #if KAPI_COMPILING_DEVICE_CODE
   handle.team().team_barrier();
 #else
-  handle.host().barrier();
+  kapi_host_group_barrier(&handle.host());
 #endif
 }
 

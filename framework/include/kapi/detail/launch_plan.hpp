@@ -15,6 +15,7 @@
 #include <kapi/execution_space.hpp>
 #include <kapi/host/detail/launch_rules.hpp>
 #include <kapi/host/detail/stack_bytes.hpp>
+#include <kapi/host/detail/work_group_setting.hpp>
 #include <kapi/launch_bounds.hpp>
 
 namespace kapi::detail {
@@ -104,7 +105,10 @@ NdRangePlan<Kernel, N, is_phased_kernel<N, Kernel, Args...>, Args...> plan_nd_ra
                 "kernel (WorkGroup) combines with reduce_over_work_items and stores the group's result");
   validate_nd_range(range);
   validate_reductions<ExecSpace>(args...);
-  if constexpr (is_host_execution_space_v<ExecSpace>) host_stack_bytes();  // a bad KAPI_HOST_STACK_BYTES throws
+  if constexpr (is_host_execution_space_v<ExecSpace>) {
+    host_stack_bytes();        // a bad KAPI_HOST_STACK_BYTES throws
+    check_host_work_groups();  // and so does a bad KAPI_WORK_GROUPS
+  }
   check_launching_thread(space, "call_kernel");
   if constexpr (!phased) validate_signature<NdItem, N, Kernel, Args...>();
   const std::size_t group_size = checked_size(range.local, "local");

@@ -17,6 +17,13 @@ namespace kapi::detail {
 struct LaunchStatus {
   std::atomic<bool> failed{false};
   std::atomic<bool> reported{false};  // raised once by a wait, or printed at finalize
+  /// Host backends: which engines ran the launch's groups with barriers (host_engine_*).
+  std::atomic<unsigned> host_engines{0};
+  static constexpr unsigned host_engine_loops = 1, host_engine_fibers = 2;
+  void note_host_engine(unsigned engine) {  // read first: no shared writes once set
+    if (!(host_engines.load(std::memory_order_relaxed) & engine))
+      host_engines.fetch_or(engine, std::memory_order_relaxed);
+  }
 
   void fail(const std::string& what) { fail_with(nullptr, what); }
   /// An exception escaped the kernel at `where`.

@@ -8,7 +8,9 @@
 // result. Collectives alternate between two halves of the buffer by the barrier count's
 // parity: a half is written again only two barriers later, when every work-item has
 // read it. A barrier-free group that calls a collective reaches that barrier, so its
-// work-items get contexts like any group with barriers.
+// work-items get contexts like any group with barriers. The barrier, the work-item's id
+// and the barrier count go through the C functions that the work-group loop pass turns
+// into its loops' own (host/detail/work_group_loops.hpp); the protocol is the same there.
 #include <cstddef>
 #include <new>
 #include <string>
@@ -16,6 +18,7 @@
 
 #include <kapi/detail/sequential_scan.hpp>
 #include <kapi/host/detail/group.hpp>
+#include <kapi/host/detail/work_group_loops.hpp>
 
 namespace kapi::detail {
 
@@ -46,13 +49,13 @@ HostCollectiveHalf<T> host_collective_half(HostGroup& group, std::size_t parity)
 /// resume run combine(half) once, and returns read(half, local_id).
 template <class T, class Combine, class Read>
 auto host_collective(HostGroup& group, const T& mine, const Combine& combine, const Read& read) {
-  const std::size_t parity = group.barriers_passed() & 1, me = group.current_work_item();
+  const std::size_t parity = kapi_host_barriers_passed(&group) & 1, me = kapi_host_work_item(&group);
   {
     auto h = host_collective_half<T>(group, parity);
     ::new (static_cast<void*>(h.slots + me)) T(mine);
     *h.combined = false;
   }
-  group.barrier();
+  kapi_host_group_barrier(&group);
   auto h = host_collective_half<T>(group, parity);
   if (!*h.combined) {
     combine(h);

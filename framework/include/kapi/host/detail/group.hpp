@@ -17,6 +17,10 @@
 //   internal exception) so that their frames are destroyed properly.
 // - An exception leaving a work-item is caught at the work-item's boundary, ends its
 //   group, and is reported by the launch (kapi::launch_error, the exception nested).
+// - Built with the Clang pass plugin (KAPI_WORK_GROUP_LOOPS), a kernel with barriers also
+//   has a loop form (host/detail/work_group_loops.hpp): one loop over the group's
+//   work-items per barrier-free region, on the thread's own stack. The engine runs it when
+//   the pass made one (and KAPI_WORK_GROUPS does not say fibers), the contexts otherwise.
 // Under AddressSanitizer every switch between stacks is announced to it
 // (src/host/sanitizer.hpp), so ASan checks the contexts' frames too.
 // The machinery is compiled once, in the runtime (src/host/group.cpp); what a kernel
@@ -50,11 +54,17 @@ class HostGroup {
   /// What runs a work-item: f(local linear id), compiled per kernel; the machinery
   /// around it is compiled once (function_ref.hpp).
   using Call = FunctionRef<std::size_t>;
+  /// A kernel's loop form, f(group): it runs the whole group, or returns at once when the
+  /// pass left it alone (work_group_loops.hpp).
+  using LoopsCall = FunctionRef<HostGroup*>;
 
   /// Runs work-items 0 … count-1 of group `group_linear_id`: run_item(i) runs the kernel
   /// for local linear id i; run_rest(first) runs first … count-1 in order (the
   /// barrier-free rest of the group).
   void run(std::size_t count, std::size_t group_linear_id, LaunchStatus& status, Call run_item, Call run_rest);
+  /// The same, trying the kernel's loop form first (where KAPI_WORK_GROUPS allows).
+  void run(std::size_t count, std::size_t group_linear_id, LaunchStatus& status, Call run_item, Call run_rest,
+           LoopsCall run_loops);
 
   /// Runs a phased kernel's group (one call of the kernel with a WorkGroup, run_group(0)):
   /// no contexts; a group_barrier or flat group algorithm reached meanwhile is an error.
@@ -95,8 +105,14 @@ class HostGroup {
 
   static HostGroup& this_thread();
 
+  // The loop form's calls into the engine (src/host/work_group_loops.cpp).
+  bool in_loops() const { return mode_ == Mode::loops; }
+  std::size_t enter_loops();
+  void* loop_storage(std::size_t bytes);
+  std::size_t* loops_item() { return &current_; }
+
  private:
-  enum class Mode { flat, direct, phased, unwinding };
+  enum class Mode { flat, direct, phased, unwinding, loops };
   struct alignas(16) Slot {
     unsigned char bytes[16];
   };
@@ -133,6 +149,8 @@ class HostGroup {
   std::vector<std::size_t> barriers_passed_;
   std::vector<Slot> collective_;
   std::vector<Slot> local_;
+  std::vector<Slot> loop_storage_;
+  bool loops_ran_ = false;
 };
 
 }  // namespace kapi::detail

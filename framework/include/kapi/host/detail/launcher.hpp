@@ -30,6 +30,7 @@
 #include <kapi/host/detail/function_ref.hpp>
 #include <kapi/host/detail/group.hpp>
 #include <kapi/host/detail/launch_rules.hpp>
+#include <kapi/host/detail/work_group_loops.hpp>
 #include <kapi/integer_math.hpp>
 #include <kapi/item.hpp>
 #include <kapi/work_group.hpp>
@@ -200,7 +201,24 @@ struct HostGroupsFunctor {
                        }
                      });
     };
+#if KAPI_WORK_GROUP_LOOPS
+    // The loop form (work_group_loops.hpp): the kernel written for one work-item whose id
+    // the pass makes its region loops' counter. Left alone by the pass it returns at once.
+    // It reads the kernel through `b`, not a copy: a copy would be private memory, kept
+    // per work-item.
+    const auto run_loops = [&](HostGroup* gp) {
+      if (!kapi_host_loops_available(gp)) return;
+      const std::size_t local_linear = kapi_host_work_item(gp);
+      std::size_t local_id[N];
+      delinearize(local_linear, b.local_range.extent, local_id);
+      const Group<N> g(group_id, b.group_range.extent, b.local_range.extent, local_linear, handle);
+      b.call(NdItem<N>(g, local_id), scratch, partials..., typename Body::arg_indices{});
+    };
+    group.run(b.local_range.size(), group_linear, *status, HostGroup::Call(run_item), HostGroup::Call(run_rest),
+              HostGroup::LoopsCall(run_loops));
+#else
     group.run(b.local_range.size(), group_linear, *status, HostGroup::Call(run_item), HostGroup::Call(run_rest));
+#endif
   }
 };
 

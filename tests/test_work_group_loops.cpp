@@ -1,0 +1,328 @@
+// SPDX-License-Identifier: Apache-2.0
+// Kernels with barriers as the work-group loop pass compiles them (Clang builds with the
+// plugin, framework/compiler/): values kept per work-item across barriers, barriers in
+// uniform loops and branches, private memory across a barrier, 1/1023/1024-item groups, the
+// group algorithms, and a kernel the pass must leave on fibers. Every result is checked
+// against a sequential reference, so each test also passes on fibers
+// (KAPI_WORK_GROUPS=fibers, ctest's *_fibers entries) and on devices; where the plugin is
+// built, the tests also check which engine ran.
+#include <kapi/barrier.hpp>
+#include <kapi/device_limits.hpp>
+#include <kapi/errors.hpp>
+#include <kapi/functional.hpp>
+#include <kapi/group_algorithms.hpp>
+#include <kapi/item.hpp>
+#include <kapi/launch.hpp>
+#include <kapi/local_accessor.hpp>
+#include <kapi/private_array.hpp>
+#include <kapi/range.hpp>
+#include <kapi/host/detail/work_group_setting.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include <gmock/gmock.h>
+
+#include "execution_spaces.hpp"
+
+namespace {
+
+using ::testing::HasSubstr;
+
+template <class Space>
+using Out = Kokkos::View<std::int64_t*, typename Space::memory_space>;
+
+// The engine a kernel the pass transforms must get on this build, space and setting.
+template <class Space, class Event>
+void expect_engine(const Event& event, bool transformable) {
+  if constexpr (kapi_test::is_host_space<Space>) {
+    const kapi::WorkGroupEngines e = event.work_group_engines();
+    const bool loops = transformable && kapi_test::work_groups_run_as_loops();
+    EXPECT_EQ(e.loops, loops) << "the kernel ran on the other engine";
+    EXPECT_EQ(e.fibers, !loops);
+  }
+}
+
+template <class Space, class Kernel, class... Args>
+void run(const Kernel& kernel, const kapi::NdRange<1>& range, bool transformable, const Args&... args) {
+  auto event = kapi::call_kernel_async(Space(), kernel, range, args...);
+  event.wait();
+  expect_engine<Space>(event, transformable);
+}
+
+// Values defined before barriers and used after them, each work-item its own: an id
+// computation, a value loaded from memory that the kernel then overwrites, a loop-carried
+// sum, and the neighbour's value through local memory.
+template <class Space>
+struct KeepsValues {
+  Out<Space> in, out;
+  KOKKOS_INLINE_FUNCTION void operator()(const kapi::NdItem<1>& it,
+                                         const kapi::LocalAccessor<std::int64_t, 1>& slots) const {
+    const std::size_t l = it.get_local_id(0), g = it.get_global_id(0), size = it.get_local_range(0);
+    const std::int64_t mine = in(g);  // overwritten below: must be kept, not reloaded
+    const std::int64_t scaled = std::int64_t(l) * 3 + 1;
+    slots[l] = mine;
+    kapi::group_barrier(it.get_group());
+    in(g) = -1;
+    std::int64_t sum = 0;
+    for (std::size_t k = 0; k < 3; ++k) sum += slots[(l + k) % size];
+    kapi::group_barrier(it.get_group());
+    slots[l] = sum;
+    kapi::group_barrier(it.get_group());
+    out(g) = mine * 1000 + scaled + sum + slots[(l + size - 1) % size];
+  }
+};
+
+std::vector<std::int64_t> keeps_reference(std::size_t groups, std::size_t size) {
+  std::vector<std::int64_t> out(groups * size);
+  for (std::size_t g = 0; g < groups; ++g)
+    for (std::size_t l = 0; l < size; ++l) {
+      auto input = [&](std::size_t i) { return std::int64_t(g * size + i) * 7 % 101; };
+      auto sum_at = [&](std::size_t j) {
+        std::int64_t s = 0;
+        for (std::size_t k = 0; k < 3; ++k) s += input((j + k) % size);
+        return s;
+      };
+      out[g * size + l] = input(l) * 1000 + std::int64_t(l) * 3 + 1 + sum_at(l) + sum_at((l + size - 1) % size);
+    }
+  return out;
+}
+
+template <class Space>
+struct WorkGroupLoops : ::testing::Test {};
+KAPI_TYPED_TEST_SUITE(WorkGroupLoops);
+
+template <class Space>
+void check_keeps_values(std::size_t size, std::size_t groups) {
+  Out<Space> in("in", groups * size), out("out", groups * size);
+  Kokkos::parallel_for(
+      Kokkos::RangePolicy<Space>(0, in.extent(0)), KOKKOS_LAMBDA(std::size_t i) { in(i) = std::int64_t(i) * 7 % 101; });
+  run<Space>(KeepsValues<Space>{in, out}, kapi::NdRange<1>({groups * size}, {size}), true,
+             kapi::LocalAccessor<std::int64_t, 1>(size));
+  const auto h = kapi_test::to_host(out);
+  const auto ref = keeps_reference(groups, size);
+  for (std::size_t i = 0; i < ref.size(); ++i) ASSERT_EQ(h(i), ref[i]) << "item " << i << ", groups of " << size;
+}
+
+TYPED_TEST(WorkGroupLoops, ValuesLiveAcrossBarriersPerWorkItem) {
+  for (std::size_t size : {1, 2, 7, 64, 256, 1023, 1024}) {
+    if (size > kapi::max_work_group_size<TypeParam>()) continue;
+    check_keeps_values<TypeParam>(size, 5);
+  }
+}
+
+// Barriers in a loop whose trip count is the kernel's argument, and one in a branch that
+// depends on the group (uniform within it), not on the work-item.
+template <class Space>
+struct UniformControl {
+  Out<Space> out;
+  int rounds;
+  KOKKOS_INLINE_FUNCTION void operator()(const kapi::NdItem<1>& it,
+                                         const kapi::LocalAccessor<std::int64_t, 1>& slots) const {
+    const std::size_t l = it.get_local_id(0), size = it.get_local_range(0);
+    std::int64_t v = std::int64_t(it.get_global_id(0));
+    for (int r = 0; r < rounds; ++r) {
+      slots[l] = v;
+      kapi::group_barrier(it.get_group());
+      v = slots[(l + 1) % size] * 2 + r;
+      kapi::group_barrier(it.get_group());
+    }
+    if (it.get_group_linear_id() % 2 == 1) {
+      slots[l] = v;
+      kapi::group_barrier(it.get_group());
+      v += slots[size - 1 - l];
+    }
+    out(it.get_global_id(0)) = v;
+  }
+};
+
+TYPED_TEST(WorkGroupLoops, BarriersInUniformLoopsAndBranches) {
+  for (std::size_t size : {1, 5, 256, 1024}) {
+    if (size > kapi::max_work_group_size<TypeParam>()) continue;
+    for (int rounds : {0, 1, 4}) {
+      const std::size_t groups = 4;
+      Out<TypeParam> out("out", groups * size);
+      run<TypeParam>(UniformControl<TypeParam>{out, rounds}, kapi::NdRange<1>({groups * size}, {size}), true,
+                     kapi::LocalAccessor<std::int64_t, 1>(size));
+      const auto h = kapi_test::to_host(out);
+      for (std::size_t g = 0; g < groups; ++g) {
+        std::vector<std::int64_t> v(size), next(size);
+        for (std::size_t l = 0; l < size; ++l) v[l] = std::int64_t(g * size + l);
+        for (int r = 0; r < rounds; ++r) {
+          for (std::size_t l = 0; l < size; ++l) next[l] = v[(l + 1) % size] * 2 + r;
+          v = next;
+        }
+        if (g % 2 == 1) {
+          for (std::size_t l = 0; l < size; ++l) next[l] = v[l] + v[size - 1 - l];
+          v = next;
+        }
+        for (std::size_t l = 0; l < size; ++l)
+          ASSERT_EQ(h(g * size + l), v[l]) << "work-item " << l << " of group " << g << ", rounds " << rounds;
+      }
+    }
+  }
+}
+
+// A tree reduction in local memory: log2(size) barriers in a loop, the branch inside it on
+// the work-item (no barrier under it).
+template <class Space>
+struct TreeReduction {
+  Out<Space> out;
+  KOKKOS_INLINE_FUNCTION void operator()(const kapi::NdItem<1>& it,
+                                         const kapi::LocalAccessor<std::int64_t, 1>& tile) const {
+    const std::size_t l = it.get_local_id(0), size = it.get_local_range(0);
+    tile[l] = std::int64_t(it.get_global_id(0)) + 1;
+    kapi::group_barrier(it.get_group());
+    for (std::size_t half = 1; half < size; half *= 2) {
+      if (l % (2 * half) == 0 && l + half < size) tile[l] += tile[l + half];
+      kapi::group_barrier(it.get_group());
+    }
+    if (l == 0) out(it.get_group_linear_id()) = tile[0];
+  }
+};
+
+TYPED_TEST(WorkGroupLoops, TreeReductionWithOneToFullGroups) {
+  for (std::size_t size : {1, 3, 1023, 1024}) {
+    if (size > kapi::max_work_group_size<TypeParam>()) continue;
+    const std::size_t groups = 3;
+    Out<TypeParam> out("out", groups);
+    run<TypeParam>(TreeReduction<TypeParam>{out}, kapi::NdRange<1>({groups * size}, {size}), true,
+                   kapi::LocalAccessor<std::int64_t, 1>(size));
+    const auto h = kapi_test::to_host(out);
+    for (std::size_t g = 0; g < groups; ++g) {
+      const auto first = std::int64_t(g * size) + 1, last = std::int64_t(g * size + size);
+      ASSERT_EQ(h(g), (first + last) * std::int64_t(size) / 2) << "group " << g << " of size " << size;
+    }
+  }
+}
+
+// A large private array per work-item, filled before a barrier and read after it: it
+// lives in the engine's storage, not on the stack, however large the group.
+template <class Space>
+struct LargePrivateArray {
+  Out<Space> out;
+  KOKKOS_INLINE_FUNCTION void operator()(const kapi::NdItem<1>& it,
+                                         const kapi::LocalAccessor<std::int64_t, 1>& slots) const {
+    const std::size_t l = it.get_local_id(0), size = it.get_local_range(0);
+    kapi::PrivateArray<std::int64_t, 2048> mine;
+    for (std::size_t k = 0; k < 2048; ++k) mine[k] = std::int64_t(it.get_global_id(0) * 31 + k);
+    slots[l] = mine[l % 2048];
+    kapi::group_barrier(it.get_group());
+    std::int64_t sum = slots[(l + 1) % size];
+    for (std::size_t k = 0; k < 2048; k += 7) sum += mine[k];
+    out(it.get_global_id(0)) = sum;
+  }
+};
+
+TYPED_TEST(WorkGroupLoops, LargePrivateArrayAcrossABarrier) {
+  for (std::size_t size : {1, 64, 1024}) {
+    if (size > kapi::max_work_group_size<TypeParam>()) continue;
+    const std::size_t groups = 2;
+    Out<TypeParam> out("out", groups * size);
+    run<TypeParam>(LargePrivateArray<TypeParam>{out}, kapi::NdRange<1>({groups * size}, {size}), true,
+                   kapi::LocalAccessor<std::int64_t, 1>(size));
+    const auto h = kapi_test::to_host(out);
+    for (std::size_t i = 0; i < groups * size; ++i) {
+      const std::size_t g = i / size, l = i % size, next = g * size + (l + 1) % size;
+      std::int64_t sum = std::int64_t(next * 31 + (l + 1) % size % 2048);
+      for (std::size_t k = 0; k < 2048; k += 7) sum += std::int64_t(i * 31 + k);
+      ASSERT_EQ(h(i), sum) << "work-item " << l << " of group " << g << ", groups of " << size;
+    }
+  }
+}
+
+// Group algorithms, several per kernel (each a barrier of its own).
+template <class Space>
+struct Collectives {
+  Kokkos::View<std::int64_t**, typename Space::memory_space> out;
+  KOKKOS_INLINE_FUNCTION void operator()(const kapi::NdItem<1>& it) const {
+    const auto g = it.get_group();
+    const std::size_t i = it.get_global_id(0), size = g.get_local_linear_range();
+    const std::int64_t x = std::int64_t(i % 13) - 4;
+    out(0, i) = kapi::reduce_over_group(g, x, kapi::plus<>());
+    out(1, i) = kapi::inclusive_scan_over_group(g, x, kapi::plus<>());
+    out(2, i) = kapi::exclusive_scan_over_group(g, x, kapi::plus<>());
+    out(3, i) = kapi::group_broadcast(g, x * 2, size - 1);
+    out(4, i) = kapi::reduce_over_group(g, x, kapi::maximum<>());
+  }
+};
+
+TYPED_TEST(WorkGroupLoops, GroupReduceScanBroadcast) {
+  for (std::size_t size : {1, 100, 1024}) {
+    if (size > kapi::max_work_group_size<TypeParam>()) continue;
+    const std::size_t groups = 3, n = groups * size;
+    Kokkos::View<std::int64_t**, typename TypeParam::memory_space> out("out", 5, n);
+    run<TypeParam>(Collectives<TypeParam>{out}, kapi::NdRange<1>({n}, {size}), true);
+    const auto h = kapi_test::to_host(out);
+    for (std::size_t g = 0; g < groups; ++g) {
+      std::int64_t sum = 0, max = -100, scan = 0;
+      for (std::size_t l = 0; l < size; ++l) {
+        const std::int64_t x = std::int64_t((g * size + l) % 13) - 4;
+        sum += x;
+        max = std::max(max, x);
+      }
+      const std::int64_t last = std::int64_t((g * size + size - 1) % 13) - 4;
+      for (std::size_t l = 0; l < size; ++l) {
+        const std::size_t i = g * size + l;
+        const std::int64_t x = std::int64_t(i % 13) - 4;
+        ASSERT_EQ(h(0, i), sum) << i;
+        ASSERT_EQ(h(2, i), scan) << i;
+        scan += x;
+        ASSERT_EQ(h(1, i), scan) << i;
+        ASSERT_EQ(h(3, i), last * 2) << i;
+        ASSERT_EQ(h(4, i), max) << i;
+      }
+    }
+  }
+}
+
+// A barrier under a branch on the work-item: the pass leaves it on fibers, which report
+// the divergence as always.
+template <class Space>
+struct DivergentBarrier {
+  Out<Space> out;
+  std::size_t k;
+  KOKKOS_INLINE_FUNCTION void operator()(const kapi::NdItem<1>& it) const {
+    if (it.get_local_id(0) < k) kapi::group_barrier(it.get_group());
+    out(it.get_global_id(0)) = 1;
+  }
+};
+
+TYPED_TEST(WorkGroupLoops, BarrierUnderAWorkItemBranchStillReportsDivergence) {
+  if constexpr (!kapi_test::is_host_space<TypeParam>) {
+    GTEST_SKIP() << "divergent barriers are reported on host backends";
+  } else {
+    Out<TypeParam> out("out", 64);
+    auto event =
+        kapi::call_kernel_async(TypeParam(), DivergentBarrier<TypeParam>{out, 5}, kapi::NdRange<1>({64}, {16}));
+    try {
+      event.wait();
+      ADD_FAILURE() << "a divergent barrier was not reported";
+    } catch (const kapi::launch_error& e) {
+      EXPECT_THAT(std::string(e.what()), HasSubstr("same barriers"));
+    }
+    EXPECT_FALSE(event.work_group_engines().loops);
+  }
+}
+
+TYPED_TEST(WorkGroupLoops, BadSettingIsALaunchError) {
+  const char* env = std::getenv("KAPI_WORK_GROUPS");
+  if (!env || kapi::detail::parse_host_work_groups(env).error.empty())
+    GTEST_SKIP() << "runs under the kapi_tests_bad_work_group_setting case (KAPI_WORK_GROUPS=threads)";
+  if constexpr (!kapi_test::is_host_space<TypeParam>) {
+    GTEST_SKIP() << "host work-groups only";
+  } else {
+    Out<TypeParam> out("out", 64);
+    try {
+      kapi::call_kernel(TypeParam(), DivergentBarrier<TypeParam>{out, 0}, kapi::NdRange<1>({64}, {16}));
+      ADD_FAILURE() << "a bad KAPI_WORK_GROUPS was not reported";
+    } catch (const kapi::launch_error& e) {
+      EXPECT_THAT(std::string(e.what()), HasSubstr(std::string("KAPI_WORK_GROUPS='") + env + "'"));
+    }
+  }
+}
+
+}  // namespace
