@@ -17,13 +17,18 @@ namespace kapi::detail {
 /// Whether host_simd_multiply_accumulate takes a block of TN columns of T: the host pass
 /// of GCC or Clang, float or double, TN whole SIMD registers.
 template <class T, int TN>
-inline constexpr bool host_simd_multiply_fits =
+constexpr bool host_simd_multiply_takes() {
 #if defined(__GNUC__) && !KAPI_COMPILING_DEVICE_CODE
-    (std::is_same_v<T, float> || std::is_same_v<T, double>) && host_simd_lanes<T> > 1 &&
-    TN % int(host_simd_lanes<T>) == 0;
+  if (!std::is_same_v<T, float> && !std::is_same_v<T, double>) return false;
+  constexpr int lanes = int(host_simd_lanes<T>);
+  return lanes > 1 && TN % lanes == 0;
 #else
-    false;
+  return false;
 #endif
+}
+
+template <class T, int TN>
+inline constexpr bool host_simd_multiply_fits = host_simd_multiply_takes<T, TN>();
 
 #if defined(__GNUC__) && !KAPI_COMPILING_DEVICE_CODE
 template <class T, int Lanes>
