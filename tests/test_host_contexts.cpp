@@ -125,6 +125,37 @@ TYPED_TEST(HostContexts, RoundingModeStaysWithItsWorkItem) {
   }
 }
 
+// A work-item that ends with its own rounding mode does not hand it to the next group:
+// the context that ran work-item l of one group runs work-item l of the next group the
+// thread runs (host/detail/group.hpp), and must start it under the group's mode. Host
+// code only.
+template <class Space>
+struct RoundingModeLeftBehind {
+  Vec<int, Space> start_mode;
+  void operator()(const kapi::NdItem<1>& it) const {
+    start_mode(it.get_global_id(0)) = std::fegetround();
+    kapi::group_barrier(it.get_group());
+    std::fesetround(RoundingModePerWorkItem<Space>::mode_of(it.get_local_id(0)));  // not restored
+  }
+};
+
+TYPED_TEST(HostContexts, NextGroupStartsUnderTheGroupsRoundingMode) {
+  if constexpr (!kapi::is_host_execution_space_v<TypeParam>) {
+    GTEST_SKIP() << "host contexts exist on host backends only";
+  } else {
+    for (std::size_t size : {4, 64}) {
+      const std::size_t n = 64 * size;  // groups enough that threads run several in a row
+      Vec<int, TypeParam> start_mode("start_mode", n);
+      kapi::call_kernel(TypeParam(), RoundingModeLeftBehind<TypeParam>{start_mode}, kapi::NdRange<1>({n}, {size}));
+      auto h = kapi_test::to_host(start_mode);
+      for (std::size_t i = 0; i < n; ++i)
+        ASSERT_EQ(h(i), FE_TONEAREST) << "work-item " << i % size << " of group " << i / size << " (size " << size
+                                      << ") started under another work-item's rounding mode";
+      EXPECT_EQ(std::fegetround(), FE_TONEAREST);
+    }
+  }
+}
+
 // Values live across barriers: the compiler keeps them in callee-saved registers (x86-64:
 // rbx, rbp, r12-r15; aarch64: x19-x28 and d8-d15) or in the work-item's frame, so a
 // switch that lost one would leave a wrong sum. The frame's 16-byte alignment, which the

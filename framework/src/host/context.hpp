@@ -97,6 +97,20 @@ inline HostContext make_host_context(void* top, std::size_t /*size*/, void (*ent
 /// context resumes `save`.
 inline void swap_host_context(HostContext& save, HostContext target) { kapi_host_context_swap(&save, target); }
 
+/// A suspended context can be given the floating-point control it resumes with, so one
+/// that ended a work-item can run another one instead of a new context.
+inline constexpr bool host_contexts_resumable = true;
+
+/// Makes the suspended context `c` resume under `fp`: its saved control is the frame's
+/// word that make_host_context and the switch write.
+inline void set_host_context_fp_control(HostContext c, HostFpControl fp) {
+#if defined(__x86_64__)
+  static_cast<std::uintptr_t*>(c)[0] = std::uintptr_t(fp);
+#else
+  static_cast<std::uintptr_t*>(c)[20] = std::uintptr_t(fp);
+#endif
+}
+
 #else
 
 namespace host_context_impl {
@@ -122,6 +136,10 @@ inline void swap_host_context(HostContext& save, HostContext target) {
   const auto t = boost::context::detail::jump_fcontext(target, &save);
   *static_cast<void**>(t.data) = t.fctx;  // whoever resumed us saved itself where it asked
 }
+
+/// fcontext restores a resumed context's own control: a context runs one work-item.
+inline constexpr bool host_contexts_resumable = false;
+inline void set_host_context_fp_control(HostContext, HostFpControl) {}
 
 #endif
 

@@ -93,7 +93,9 @@ void HostGroup::barrier() {
   if (!synchronised_) {  // work-item 0's first barrier: the group needs contexts from here on
     synchronised_ = true;
     barriers_passed_.assign(count_, 0);
+    const std::size_t mapping = pool_->mapping();
     const std::string refused = count_ > 1 ? pool_->reserve(count_, stack_bytes_) : "";
+    if (pool_->mapping() != mapping) parked_ = 0;  // new stacks: the parked contexts went with the old ones
     if (!refused.empty()) {
       status_->fail(refused);
       throw HostGroupUnwind{};
@@ -195,32 +197,47 @@ void HostGroup::switch_to(std::size_t next, std::size_t me) {
 }
 
 void HostGroup::start_context(std::size_t i) {
+  ended_[i] = false;
+  started_ = i + 1;
+  if (i < parked_) {  // the context that ran work-item i of an earlier group: resumed, it runs this one
+    set_host_context_fp_control(contexts_[i], fp_control_);
+    return;
+  }
   const HostStackPool& pool = *pool_;
   asan_unpoison(pool.bottom(i), pool.size(i));  // poison left by an earlier context on this stack
   contexts_[i] = make_host_context(pool.top(i), pool.size(i), &entry, fp_control_);
-  ended_[i] = false;
-  started_ = i + 1;
+  if (host_contexts_resumable) parked_ = i + 1;
 }
 
 const void* HostGroup::stack_bottom(std::size_t i) const { return i == 0 ? host_stack_bottom_ : pool_->bottom(i); }
 std::size_t HostGroup::stack_size(std::size_t i) const { return i == 0 ? host_stack_size_ : pool_->size(i); }
 
-// A context's first function (it never returns: it ends by switching away for good).
+// A context's first function. Where contexts can be resumed with a new floating-point
+// control (host_contexts_resumable), a context that ended its work-item parks instead of
+// ending: the next group's same work-item resumes it, which costs no new context, and its
+// switch returns where every switch returns (swap_host_context in switch_to), so the CPU's
+// return-address predictor keeps guessing right. Elsewhere it ends for good.
 void HostGroup::entry() {
   HostGroup& g = this_thread();
   const bool from_thread = g.from_ == 0;
   asan_finish_switch(nullptr, from_thread ? &g.host_stack_bottom_ : nullptr,
                      from_thread ? &g.host_stack_size_ : nullptr);
-  const std::size_t me = g.current_;
-  g.guarded(me, *g.run_item_, me);
-  g.ended_[me] = true;
-  const std::size_t next = g.next_after(me);
-  if (next >= g.started_) g.start_context(next);
-  g.from_ = me;
-  g.current_ = next;
-  if constexpr (asan_enabled) asan_start_switch(nullptr, g.stack_bottom(next), g.stack_size(next));  // it ends
-  Context ended;
-  swap_host_context(ended, g.contexts_[next]);
+  for (;;) {
+    const std::size_t me = g.current_;
+    g.guarded(me, *g.run_item_, me);
+    g.ended_[me] = true;
+    const std::size_t next = g.next_after(me);
+    if constexpr (host_contexts_resumable) {
+      g.switch_to(next, me);  // resumed: work-item `me` of a later group
+    } else {
+      if (next >= g.started_) g.start_context(next);
+      g.from_ = me;
+      g.current_ = next;
+      if constexpr (asan_enabled) asan_start_switch(nullptr, g.stack_bottom(next), g.stack_size(next));  // it ends
+      Context ended;
+      swap_host_context(ended, g.contexts_[next]);
+    }
+  }
 }
 
 // After divergence or an exception: end every work-item still waiting at a barrier.

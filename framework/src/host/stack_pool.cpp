@@ -83,6 +83,7 @@ std::string HostStackPool::reserve(std::size_t count, std::size_t stack_bytes) {
            " work-item stacks of " + std::to_string(stack_bytes) + " bytes (mmap: " + std::strerror(errno) +
            "); lower KAPI_HOST_STACK_BYTES, use smaller work-groups or fewer host threads";
   base_ = static_cast<char*>(base);
+  ++mappings_;
   bytes_ = bytes;
   stride_ = stride;
   capacity_ = want;

@@ -132,6 +132,7 @@ class HostGroup {
   Mode mode_ = Mode::flat;
   std::size_t count_ = 0, current_ = 0, from_ = 0, group_ = 0;
   std::size_t phase_ = 0, arrived_ = 0, started_ = 0;
+  std::size_t parked_ = 0;  // contexts 1 … parked_-1 exist and wait for a later group's work-item
   std::size_t stack_bytes_ = 0;
   std::uint64_t fp_control_ = 0;  // the floating-point control every work-item starts with
   bool diverged_ = false, synchronised_ = false;

@@ -37,6 +37,8 @@ class HostStackPool {
   std::size_t size(std::size_t i) const { return stack_bytes_ + stagger_bytes - stagger(i); }
   char* top(std::size_t i) const { return bottom(i) + size(i); }
   std::size_t capacity() const { return capacity_; }
+  /// Changes whenever reserve() maps new stacks (contexts on the old ones are gone).
+  std::size_t mapping() const { return mappings_; }
 
   static HostStackPool& this_thread();
 
@@ -50,7 +52,7 @@ class HostStackPool {
   void release();
 
   char* base_ = nullptr;
-  std::size_t bytes_ = 0, stride_ = 0, capacity_ = 0, stack_bytes_ = 0;
+  std::size_t bytes_ = 0, stride_ = 0, capacity_ = 0, stack_bytes_ = 0, mappings_ = 0;
 };
 
 }  // namespace kapi::detail
