@@ -37,6 +37,12 @@ void print_at_finalize() {
 
 }  // namespace
 
+void LaunchStatus::fail_in_range_item(std::exception_ptr error, const std::size_t* id, const std::size_t* range,
+                                      std::size_t dimensions) {
+  fail_with(error,
+            "work-item " + format_extents(id, dimensions) + " of the range " + format_extents(range, dimensions));
+}
+
 void LaunchStatus::fail_with(std::exception_ptr error, const std::string& where) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (failed.load(std::memory_order_relaxed)) return;

@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The exception every rejected launch throws.
-#include <array>
 #include <cstddef>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 
@@ -18,13 +16,12 @@ class launch_error : public std::invalid_argument {
 };
 
 namespace detail {
-template <class T, std::size_t N>
-std::string format_extents(const T (&v)[N]) {
-  std::ostringstream s;
-  s << '{';
-  for (std::size_t d = 0; d < N; ++d) s << (d ? ", " : "") << v[d];
-  s << '}';
-  return s.str();
+/// "{a, b, c}": extents or ids in messages (src/validate.cpp).
+std::string format_extents(const std::size_t* v, std::size_t n);
+
+template <std::size_t N>
+std::string format_extents(const std::size_t (&v)[N]) {
+  return format_extents(v, N);
 }
 }  // namespace detail
 }  // namespace kapi

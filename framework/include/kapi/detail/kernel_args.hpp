@@ -47,6 +47,11 @@ struct ScratchLayout {
 
 inline constexpr std::size_t scratch_alignment = 16;
 
+/// Throws launch_error: LocalAccessor argument `argument` (from 1) of `shape` makes the
+/// group's local memory overflow a size (src/validate.cpp).
+[[noreturn]] void reject_local_memory_overflow(std::size_t argument, const std::size_t* shape, std::size_t dimensions,
+                                               std::size_t element_bytes);
+
 /// Places every LocalAccessor argument; a size that overflows throws launch_error.
 template <class... Args>
 ScratchLayout<sizeof...(Args)> scratch_layout(const Args&... args) {
@@ -63,10 +68,7 @@ ScratchLayout<sizeof...(Args)> scratch_layout(const Args&... args) {
       layout.offset[i] = layout.total;
       overflow |= __builtin_add_overflow(layout.total, bytes, &layout.total);
       if (overflow)
-        throw launch_error("LocalAccessor argument " + std::to_string(i + 1) + " of shape " +
-                           format_extents(a.get_range().extent) + " (" +
-                           std::to_string(sizeof(typename A::value_type)) +
-                           "-byte elements) needs more bytes than a size can count, with the other local memory");
+        reject_local_memory_overflow(i + 1, a.get_range().extent, A::dimensions, sizeof(typename A::value_type));
     }
     ++i;
   };

@@ -75,11 +75,6 @@ CapturedLocals place_captured_local_memory(Body& body, const Args&... args) {
   return capture_local_memory(body.kernel, body.layout.total, placed, count, true, scratch_alignment);
 }
 
-template <class ExecSpace>
-std::string space_name() {
-  return std::string("the ") + ExecSpace::name() + " execution space";
-}
-
 template <class ExecSpace, class Kernel, int N, class... Args>
 RangePlan<Kernel, N, Args...> plan_range(const ExecSpace& space, const std::string& label, const Kernel& kernel,
                                          const Range<N>& range, const Args&... args) {
@@ -112,7 +107,7 @@ NdRangePlan<Kernel, N, is_phased_kernel<N, Kernel, Args...>, Args...> plan_nd_ra
   check_launching_thread(space, "call_kernel");
   if constexpr (!phased) validate_signature<NdItem, N, Kernel, Args...>();
   const std::size_t group_size = checked_size(range.local, "local");
-  validate_group_size(group_size, max_work_group_size<ExecSpace>(), space_name<ExecSpace>(),
+  validate_group_size(group_size, max_work_group_size<ExecSpace>(), ExecSpace::name(),
                       is_host_execution_space_v<ExecSpace> ? " on a host backend" : "");
   NdRangePlan<Kernel, N, phased, Args...> plan{
       {kernel, ArgPack<Args...>(args...), scratch_layout(args...), range.get_group_range(), range.local, 0, {}, {}},
@@ -120,7 +115,7 @@ NdRangePlan<Kernel, N, is_phased_kernel<N, Kernel, Args...>, Args...> plan_nd_ra
       0,
       label};
   plan.captured = place_captured_local_memory(plan.body, args...);
-  validate_local_memory(plan.body.layout.total, max_local_memory_bytes<ExecSpace>(), space_name<ExecSpace>());
+  validate_local_memory(plan.body.layout.total, max_local_memory_bytes<ExecSpace>(), ExecSpace::name());
   plan.groups = checked_size(plan.body.group_range, "work-group");
   validate_group_count(plan.groups);  // below 2^31, and so is every extent: the ids split fast
   plan.body.group_split = FastExtents<N>(plan.body.group_range.extent);

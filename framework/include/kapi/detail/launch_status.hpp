@@ -6,6 +6,7 @@
 // wait, call_kernel) or printed when Kokkos finalizes: never silently lost. Compiled in
 // the runtime (src/launch_status.cpp).
 #include <atomic>
+#include <cstddef>
 #include <exception>
 #include <memory>
 #include <mutex>
@@ -28,6 +29,9 @@ struct LaunchStatus {
   void fail(const std::string& what) { fail_with(nullptr, what); }
   /// An exception escaped the kernel at `where`.
   void fail_with(std::exception_ptr error, const std::string& where);
+  /// An exception escaped work-item `id` of a range kernel over `range` (`dimensions` each).
+  void fail_in_range_item(std::exception_ptr error, const std::size_t* id, const std::size_t* range,
+                          std::size_t dimensions);
 
   /// Throws the failure, if any: launch_error, with an escaped exception nested in it.
   void raise() {

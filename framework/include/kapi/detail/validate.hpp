@@ -38,16 +38,21 @@ void validate_nd_range(const NdRange<N>& r) {
   validate_nd_range(r.global.extent, r.local.extent, N);
 }
 
+/// The first LocalAccessor among Args (counted from 1), 0 if none.
 template <class... Args>
-void reject_local_accessors_in_range_kernel() {
+constexpr std::size_t first_local_accessor() {
   constexpr bool is_accessor[] = {is_local_accessor_v<Args>..., false};
   std::size_t found = 0;
   for (std::size_t i = sizeof...(Args); i > 0; --i)
     if (is_accessor[i - 1]) found = i;
-  if (found)
-    throw launch_error("argument " + std::to_string(found) +
-                       " is a LocalAccessor, but the kernel is launched with a Range: local memory "
-                       "exists only in nd-range kernels (launch with an NdRange)");
+  return found;
+}
+
+[[noreturn]] void reject_local_accessor_in_range_kernel(std::size_t argument);
+template <class... Args>
+void reject_local_accessors_in_range_kernel() {
+  if constexpr (first_local_accessor<Args...>() != 0)
+    reject_local_accessor_in_range_kernel(first_local_accessor<Args...>());
 }
 
 /// Whether the kernel takes (ItemT<M>, args...), each argument as the kernel receives it
@@ -97,8 +102,8 @@ void validate_signature() {
   }
 }
 
-void validate_group_size(std::size_t local, std::size_t max, const std::string& space, const std::string& why);
-void validate_local_memory(std::size_t bytes, std::size_t max, const std::string& space);
+void validate_group_size(std::size_t local, std::size_t max, const char* space, const char* why);
+void validate_local_memory(std::size_t bytes, std::size_t max, const char* space);
 void validate_group_count(std::size_t groups);
 
 }  // namespace kapi::detail

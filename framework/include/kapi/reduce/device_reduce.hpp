@@ -57,7 +57,7 @@ void validate_reduce_options(const ReduceOptions& options) {
         "kapi::reduce: work-group size 0; a group needs at least one work-item "
         "(or ReduceOptions::automatic)");
   if (group != ReduceOptions::automatic)
-    validate_group_size(group, max_work_group_size<ExecSpace>(), space_name<ExecSpace>(), "");
+    validate_group_size(group, max_work_group_size<ExecSpace>(), ExecSpace::name(), "");
   const std::size_t per_item = options.per_item, most = std::size_t(1) << 31;
   if (per_item == 0)
     throw launch_error(

@@ -134,7 +134,7 @@ bool cuda_launch_groups_as(const Kokkos::Cuda& space, const Plan& plan, std::siz
   static const CudaGroupKernelLimits limits = cuda_group_kernel_limits(kernel, space.cuda_device());
   const std::size_t local_bytes = plan.body.layout.total;
   if (limits.static_bytes + local_bytes > limits.shared_bytes) return false;
-  validate_group_size(plan.group_size, limits.max_items, space_name<Kokkos::Cuda>(), " for this kernel's register use");
+  validate_group_size(plan.group_size, limits.max_items, Kokkos::Cuda::name(), " for this kernel's register use");
   const ToolsParallelFor region(plan.label, space);
   KAPI_CUDA_ENSURE_LOCK_ARRAYS();  // here, next to the launch (launch_support.hpp)
   const dim3 grid(static_cast<unsigned>(blocks)), block(1, static_cast<unsigned>(plan.group_size));

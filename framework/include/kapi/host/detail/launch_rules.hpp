@@ -18,10 +18,6 @@
 #include <kapi/config.hpp>
 #include <kapi/errors.hpp>
 
-#if defined(KOKKOS_ENABLE_OPENMP)
-#include <omp.h>
-#endif
-
 namespace kapi::detail {
 
 inline bool& host_kernel_running() {
@@ -41,47 +37,28 @@ class HostKernelScope {
   bool outer_;
 };
 
-/// Throws launch_error when this thread may not launch on `space` now.
+/// Which of Kokkos' own rules about launching threads apply to a space.
+enum class LaunchThreadRules { kapi_only, openmp, threads };
+
 template <class ExecSpace>
-void check_launching_thread(const ExecSpace& space, const char* what) {
-  (void)space;
-  if (host_kernel_running())
-    throw launch_error(std::string(what) +
-                       " was called from inside a kernel: kernels cannot launch kernels (SYCL has no device-side "
-                       "launch either); launch it from host code after the enclosing kernel has returned");
+constexpr LaunchThreadRules launch_thread_rules() {
 #if defined(KOKKOS_ENABLE_OPENMP)
-  if constexpr (std::is_same_v<ExecSpace, Kokkos::OpenMP>) {
-    if (omp_in_parallel())
-      throw launch_error(std::string(what) +
-                         " on Kokkos::OpenMP was called from inside an OpenMP parallel region: Kokkos runs its "
-                         "OpenMP launches from outside any parallel region; launch after the region, or on "
-                         "Kokkos::Serial from inside it");
-#if KOKKOS_VERSION < 40000  // Kokkos 4 runs OpenMP launches from any thread (and deprecates in_parallel)
-    if (Kokkos::OpenMP::in_parallel(space))
-      throw launch_error(std::string(what) +
-                         " on Kokkos::OpenMP was called from a thread other than the one that initialised Kokkos: "
-                         "this Kokkos runs OpenMP launches from that thread only; launch from it (for example, hand "
-                         "the work to it), or use Kokkos::Serial on this thread");
-#endif
-  }
+  if constexpr (std::is_same_v<ExecSpace, Kokkos::OpenMP>) return LaunchThreadRules::openmp;
 #endif
 #if defined(KOKKOS_ENABLE_THREADS)
-  if constexpr (std::is_same_v<ExecSpace, Kokkos::Threads>) {
-    // Kokkos 4 deprecates in_parallel without a public replacement; the question stands.
-#if KOKKOS_VERSION >= 40000 && defined(__GNUC__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+  if constexpr (std::is_same_v<ExecSpace, Kokkos::Threads>) return LaunchThreadRules::threads;
 #endif
-    const bool inside_threads_launch = Kokkos::Threads::in_parallel();
-#if KOKKOS_VERSION >= 40000 && defined(__GNUC__)
-#pragma GCC diagnostic pop
-#endif
-    if (inside_threads_launch)
-      throw launch_error(std::string(what) +
-                         " on Kokkos::Threads was called while a Kokkos::Threads launch is running "
-                         "on this thread");
-  }
-#endif
+  return LaunchThreadRules::kapi_only;
+}
+
+/// Throws launch_error when this thread may not launch under `rules` now (compiled in the
+/// runtime, src/host/launch_rules.cpp: every launch calls it).
+void check_launching_thread(LaunchThreadRules rules, const char* what);
+
+/// Throws launch_error when this thread may not launch on `space` now.
+template <class ExecSpace>
+void check_launching_thread(const ExecSpace&, const char* what) {
+  check_launching_thread(launch_thread_rules<ExecSpace>(), what);
 }
 
 /// What a host dispatch uses of Kokkos: plain loops (RangePolicy, MDRangePolicy) or team

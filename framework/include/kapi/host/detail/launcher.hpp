@@ -93,8 +93,7 @@ struct HostRangeFunctor {
         try {
           local.body.call(Item<N>(id, local.body.range.extent), partials..., typename Body::arg_indices());
         } catch (...) {
-          status->fail_with(std::current_exception(),
-                            "work-item " + format_extents(id) + " of the range " + format_extents(body.range.extent));
+          status->fail_in_range_item(std::current_exception(), id, body.range.extent, N);
           throw HostGroupUnwind{};
         }
       });

@@ -268,7 +268,7 @@ struct TeamLauncher {
     Policy probe(space, static_cast<int>(plan.groups), 1);
     probe.set_scratch_size(functor.body.scratch_level, scratch);
     const auto kernel_max = static_cast<std::size_t>(probe.team_size_max(functor, Tag()));
-    validate_group_size(plan.group_size, kernel_max, space_name<ExecSpace>(),
+    validate_group_size(plan.group_size, kernel_max, ExecSpace::name(),
                         " for this kernel's register and local memory use");
     const auto policy = Policy(space, static_cast<int>(teams), static_cast<int>(plan.group_size), 1)
                             .set_scratch_size(functor.body.scratch_level, scratch);
