@@ -157,17 +157,19 @@ struct DivergentBarrier {
 }  // namespace test_async_host_only
 
 namespace {
-using test_async_host_only::DivergentBarrier;
-
+// Named with its namespace (no using-declaration): in a unity build another test file's
+// DivergentBarrier shares this anonymous namespace.
 TYPED_TEST(Async, WaitReportsLaunchErrors) {
   if constexpr (!kapi::is_host_execution_space_v<TypeParam>) {
     GTEST_SKIP() << "a divergent barrier is undefined behaviour on a device";
   } else {
     // Errors found before the launch are thrown by call_kernel_async itself ...
-    EXPECT_THROW(kapi::call_kernel_async(TypeParam(), DivergentBarrier{}, kapi::NdRange<1>({10}, {4})),
-                 kapi::launch_error);
+    EXPECT_THROW(
+        kapi::call_kernel_async(TypeParam(), test_async_host_only::DivergentBarrier{}, kapi::NdRange<1>({10}, {4})),
+        kapi::launch_error);
     // ... errors the kernel makes while it runs by wait().
-    auto event = kapi::call_kernel_async(TypeParam(), DivergentBarrier{}, kapi::NdRange<1>({16}, {8}));
+    auto event =
+        kapi::call_kernel_async(TypeParam(), test_async_host_only::DivergentBarrier{}, kapi::NdRange<1>({16}, {8}));
     try {
       event.wait();
       FAIL() << "no launch_error";
