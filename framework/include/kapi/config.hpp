@@ -62,6 +62,13 @@
 #else
 #define KAPI_HOST_SIMD_BYTES 16
 #endif
+// KAPI_HOST_SIMD_REGISTERS: how many of them: 32 with AVX-512F and on aarch64 (NEON, SVE),
+// 16 on x86-64 otherwise (SSE2, AVX, AVX2) and wherever the target is not known.
+#if defined(__AVX512F__) || defined(__aarch64__)
+#define KAPI_HOST_SIMD_REGISTERS 32
+#else
+#define KAPI_HOST_SIMD_REGISTERS 16
+#endif
 
 // KAPI_IF_ON_DEVICE((code)) / KAPI_IF_ON_HOST((code)): code inside a KAPI_FUNCTION for the
 // device pass only / the host pass only, in a block of its own. Kokkos' own macros where

@@ -13,6 +13,9 @@ namespace kapi {
 /// AVX-512, 32 with AVX or AVX2, 16 otherwise (SSE2, NEON, ...).
 inline constexpr std::size_t host_simd_bytes = KAPI_HOST_SIMD_BYTES;
 
+/// How many such registers the host pass has: 32 with AVX-512 and on aarch64, 16 otherwise.
+inline constexpr int host_simd_registers = KAPI_HOST_SIMD_REGISTERS;
+
 /// Elements of type T in one such register (at least one).
 template <class T>
 inline constexpr std::size_t host_simd_lanes = host_simd_bytes >= sizeof(T) ? host_simd_bytes / sizeof(T) : 1;

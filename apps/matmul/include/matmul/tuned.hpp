@@ -60,11 +60,12 @@ namespace matmul {
 /// group's rows × columns of work-items (fewer distinct local-memory words per fragment
 /// load than a warp along one or two rows).
 /// Host: TN is two SIMD registers of the machine compiled for (simd_width.hpp), TM rows
-/// of them: 8 (16 accumulators) where the register file has 32 (AVX-512), 6 (12) where
-/// it has 16 (AVX, AVX2), which leaves registers for B's two vectors and A's broadcast.
+/// of them: 8 (16 accumulators) where the register file has 32 (AVX-512, aarch64), 6 (12)
+/// where it has 16 (SSE2, AVX, AVX2), which leaves registers for B's two vectors and A's
+/// broadcast (with 8 rows, 16 accumulators in 16 registers spilled).
 template <class T>
 inline constexpr int host_tuned_columns = int(2 * kapi::host_simd_lanes<T>);
-inline constexpr int host_tuned_rows = kapi::host_simd_bytes == 32 ? 6 : 8;
+inline constexpr int host_tuned_rows = kapi::host_simd_registers >= 32 ? 8 : 6;
 
 template <class T, bool Host>
 struct TunedShape {  // float, and the fallback for other types
