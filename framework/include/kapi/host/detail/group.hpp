@@ -9,9 +9,10 @@
 //   what a loop costs.
 // - When work-item 0 reaches a barrier, the others run up to theirs, each in its own
 //   context (src/host/context.hpp, on a pooled stack, host/detail/stack_pool.hpp,
-//   created when first needed): every work-item switches straight to the next one, and
-//   the last one of a phase back to work-item 0 on the thread's stack. A barrier costs
-//   one context switch per work-item and nothing more.
+//   created when the thread first needs it and, once its work-item ends, parked to run
+//   the same work-item of the thread's next group): every work-item switches straight
+//   to the next one, and the last one of a phase back to work-item 0 on the thread's
+//   stack. A barrier costs one context switch per work-item and nothing more.
 // - Work-items that end in a phase where others wait at a barrier have diverged: the
 //   launch reports it, and the waiting work-items are unwound (their barrier throws an
 //   internal exception) so that their frames are destroyed properly.
