@@ -279,6 +279,53 @@ TYPED_TEST(WorkGroupLoops, GroupReduceScanBroadcast) {
   }
 }
 
+// A broadcast (whose bad-source error path builds a string under a branch on its
+// argument) in a loop of barriers whose trip count is the kernel's argument. The error
+// path's lifetime markers once counted as writes that made the argument, and so the
+// loop's barriers, look work-item dependent: the kernel stayed on fibers.
+template <class Space>
+struct BroadcastRounds {
+  Out<Space> out;
+  int rounds;
+  KOKKOS_INLINE_FUNCTION void operator()(const kapi::NdItem<1>& it,
+                                         const kapi::LocalAccessor<std::int64_t, 1>& slots) const {
+    const auto g = it.get_group();
+    const std::size_t l = it.get_local_id(0), size = g.get_local_linear_range();
+    std::int64_t v = std::int64_t(it.get_global_id(0)) * 7 % 101;
+    for (int r = 0; r < rounds; ++r) {
+      const std::int64_t b = kapi::group_broadcast(g, v, std::size_t(r) * 5 % size);
+      slots[l] = v + b;
+      kapi::group_barrier(g);
+      v = slots[(l + 1) % size] - 2 * b + r;
+      kapi::group_barrier(g);
+    }
+    out(it.get_global_id(0)) = v;
+  }
+};
+
+TYPED_TEST(WorkGroupLoops, BroadcastInAUniformLoopRunsAsLoops) {
+  for (std::size_t size : {1, 3, 64, 1024}) {
+    if (size > kapi::max_work_group_size<TypeParam>()) continue;
+    const std::size_t groups = 3;
+    const int rounds = 4;
+    Out<TypeParam> out("out", groups * size);
+    run<TypeParam>(BroadcastRounds<TypeParam>{out, rounds}, kapi::NdRange<1>({groups * size}, {size}), true,
+                   kapi::LocalAccessor<std::int64_t, 1>(size));
+    const auto h = kapi_test::to_host(out);
+    for (std::size_t g = 0; g < groups; ++g) {
+      std::vector<std::int64_t> v(size), next(size);
+      for (std::size_t l = 0; l < size; ++l) v[l] = std::int64_t(g * size + l) * 7 % 101;
+      for (int r = 0; r < rounds; ++r) {
+        const std::int64_t b = v[std::size_t(r) * 5 % size];
+        for (std::size_t l = 0; l < size; ++l) next[l] = v[(l + 1) % size] + b - 2 * b + r;
+        v = next;
+      }
+      for (std::size_t l = 0; l < size; ++l)
+        ASSERT_EQ(h(g * size + l), v[l]) << "work-item " << l << " of group " << g << ", groups of " << size;
+    }
+  }
+}
+
 // A barrier under a branch on the work-item: the pass leaves it on fibers, which report
 // the divergence as always.
 template <class Space>

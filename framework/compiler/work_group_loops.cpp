@@ -89,6 +89,31 @@ bool calls(const Instruction& i, const char* name) {
   return f && f->getName() == name;
 }
 
+// Whether i may change memory a load could read: lifetime markers, assumptions and scope
+// declarations look like writes to LLVM but change no value (counted, a string built on an
+// error path under a work-item branch made the kernel's arguments look work-item dependent).
+bool writes_memory(const Instruction& i) {
+  if (!i.mayWriteToMemory() || calls(i, barrier_name) || calls(i, available_name)) return false;
+  if (const auto* intr = dyn_cast<IntrinsicInst>(&i)) switch (intr->getIntrinsicID()) {
+      case Intrinsic::lifetime_start:
+      case Intrinsic::lifetime_end:
+      case Intrinsic::assume:
+      case Intrinsic::experimental_noalias_scope_decl:
+      case Intrinsic::invariant_start:
+      case Intrinsic::invariant_end:
+      case Intrinsic::sideeffect:
+      case Intrinsic::pseudoprobe:
+      case Intrinsic::dbg_declare:
+      case Intrinsic::dbg_value:
+      case Intrinsic::dbg_label:
+      case Intrinsic::dbg_assign:
+        return false;
+      default:
+        break;
+    }
+  return true;
+}
+
 bool is_marker(const Function* f) {
   if (!f) return false;
   const StringRef n = f->getName();
@@ -228,7 +253,7 @@ class Taint {
           values_.insert(&i);
           changed = true;
         }
-        if (writes_.count(&i) || !i.mayWriteToMemory() || calls(i, barrier_name)) continue;
+        if (writes_.count(&i) || !writes_memory(i)) continue;
         bool t = blocks_.count(i.getParent()) != 0;
         for (const Use& u : i.operands()) t = t || values_.count(u.get());
         if (t) {
@@ -510,7 +535,7 @@ class Rewriter {
   void find_invariant_loads(AAResults& aa) {
     std::vector<Instruction*> writes;
     for (Instruction& i : instructions(f_))
-      if (i.mayWriteToMemory() && !calls(i, barrier_name) && !calls(i, available_name)) writes.push_back(&i);
+      if (writes_memory(i)) writes.push_back(&i);
     for (Instruction& i : instructions(f_)) {
       auto* load = dyn_cast<LoadInst>(&i);
       if (!load || !load->isSimple()) continue;
