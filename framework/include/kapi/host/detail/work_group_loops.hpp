@@ -11,6 +11,19 @@
 // Compiled in the runtime (src/host/work_group_loops.cpp).
 #include <cstddef>
 
+#if defined(KAPI_WORK_GROUP_LOOPS_PASS)
+namespace kapi::detail {
+// The pass's version (a hash of its source, from the build) in every kernel's preprocessed
+// source: a compiler cache that hashes that and not the command line's definitions (ccache's
+// preprocessor mode) would otherwise hand back objects the previous pass compiled.
+#define KAPI_WORK_GROUP_LOOPS_STRING2(x) #x
+#define KAPI_WORK_GROUP_LOOPS_STRING(x) KAPI_WORK_GROUP_LOOPS_STRING2(x)
+inline constexpr char work_group_loops_pass[] = KAPI_WORK_GROUP_LOOPS_STRING(KAPI_WORK_GROUP_LOOPS_PASS);
+#undef KAPI_WORK_GROUP_LOOPS_STRING
+#undef KAPI_WORK_GROUP_LOOPS_STRING2
+}  // namespace kapi::detail
+#endif
+
 namespace kapi::detail {
 class HostGroup;
 }
