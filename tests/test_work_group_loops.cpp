@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -323,6 +324,169 @@ TYPED_TEST(WorkGroupLoops, BroadcastInAUniformLoopRunsAsLoops) {
       for (std::size_t l = 0; l < size; ++l)
         ASSERT_EQ(h(g * size + l), v[l]) << "work-item " << l << " of group " << g << ", groups of " << size;
     }
+  }
+}
+
+// Values the same for the whole group, live across barriers: a loop counter halved at
+// every step, a step count, the group's id. The loops keep them once per group.
+template <class Space>
+struct UniformCounters {
+  Out<Space> out;
+  KOKKOS_INLINE_FUNCTION void operator()(const kapi::NdItem<1>& it,
+                                         const kapi::LocalAccessor<std::int64_t, 1>& tile) const {
+    const std::size_t l = it.get_local_id(0), size = it.get_local_range(0), group = it.get_group_linear_id();
+    std::int64_t acc = std::int64_t(it.get_global_id(0)) % 11;
+    std::size_t s = size, steps = 0;
+    while (s > 1) {
+      tile[l] = acc;
+      kapi::group_barrier(it.get_group());
+      s = (s + 1) / 2;
+      acc = l < s && l + s < size ? tile[l] + tile[l + s] : tile[l];
+      kapi::group_barrier(it.get_group());
+      ++steps;
+    }
+    out(it.get_global_id(0)) = acc * 1000 + std::int64_t(steps * 10 + group % 7 + s);
+  }
+};
+
+TYPED_TEST(WorkGroupLoops, UniformCountersAcrossBarriers) {
+  for (std::size_t size : {2, 3, 7, 64, 100, 1024}) {  // (of 1, no barrier runs)
+    if (size > kapi::max_work_group_size<TypeParam>()) continue;
+    const std::size_t groups = 4;
+    Out<TypeParam> out("out", groups * size);
+    run<TypeParam>(UniformCounters<TypeParam>{out}, kapi::NdRange<1>({groups * size}, {size}), true,
+                   kapi::LocalAccessor<std::int64_t, 1>(size));
+    const auto h = kapi_test::to_host(out);
+    for (std::size_t g = 0; g < groups; ++g) {
+      std::vector<std::int64_t> acc(size), next(size);
+      for (std::size_t l = 0; l < size; ++l) acc[l] = std::int64_t(g * size + l) % 11;
+      std::size_t s = size, steps = 0;
+      while (s > 1) {
+        s = (s + 1) / 2;
+        for (std::size_t l = 0; l < size; ++l) next[l] = l < s && l + s < size ? acc[l] + acc[l + s] : acc[l];
+        acc = next;
+        ++steps;
+      }
+      for (std::size_t l = 0; l < size; ++l)
+        ASSERT_EQ(h(g * size + l), acc[l] * 1000 + std::int64_t(steps * 10 + g % 7 + s))
+            << "work-item " << l << " of group " << g << ", groups of " << size;
+    }
+  }
+}
+
+// A value that looks the same for the group but is not: loaded at an address every
+// work-item reads, which work-item 0 writes in the same region (after its own load). A
+// host runs a region's work-items one after another (on fibers as in the loops), so
+// work-item 0 reads the old value and the others the new one; the value lives across a
+// barrier and must stay per work-item. (A device gives no such order: host only.)
+template <class Space>
+struct LoadWrittenInItsRegion {
+  Out<Space> out;
+  KOKKOS_INLINE_FUNCTION void operator()(const kapi::NdItem<1>& it,
+                                         const kapi::LocalAccessor<std::int64_t, 1>& tile) const {
+    const std::size_t l = it.get_local_id(0);
+    if (l == 0) tile[0] = 100 + std::int64_t(it.get_group_linear_id());
+    kapi::group_barrier(it.get_group());
+    const std::int64_t v = tile[0];
+    if (l == 0) tile[0] = 7;
+    kapi::group_barrier(it.get_group());
+    out(it.get_global_id(0)) = v * 1000 + std::int64_t(l);
+  }
+};
+
+TYPED_TEST(WorkGroupLoops, LoadWrittenInItsRegionStaysPerWorkItem) {
+  if constexpr (!kapi_test::is_host_space<TypeParam>) {
+    GTEST_SKIP() << "the order of a region's work-items is a host engine's";
+  } else {
+    for (std::size_t size : {1, 2, 64, 1024}) {
+      const std::size_t groups = 3;
+      Out<TypeParam> out("out", groups * size);
+      run<TypeParam>(LoadWrittenInItsRegion<TypeParam>{out}, kapi::NdRange<1>({groups * size}, {size}), true,
+                     kapi::LocalAccessor<std::int64_t, 1>(1));
+      const auto h = kapi_test::to_host(out);
+      for (std::size_t g = 0; g < groups; ++g)
+        for (std::size_t l = 0; l < size; ++l)
+          ASSERT_EQ(h(g * size + l), (l == 0 ? std::int64_t(100 + g) : 7) * 1000 + std::int64_t(l))
+              << "work-item " << l << " of group " << g << ", groups of " << size;
+    }
+  }
+}
+
+// Barriers under a branch on a value that differs between the work-items only through
+// memory (work-item 0 reads the flag before it sets it, the others after): two barriers for
+// some work-items, one for the others. Nothing at compile time shows the branch depends on
+// the work-item, so the kernel runs as loops, which must report the divergence.
+template <class Space>
+struct DivergentThroughMemory {
+  Out<Space> out;
+  KOKKOS_INLINE_FUNCTION void operator()(const kapi::NdItem<1>& it,
+                                         const kapi::LocalAccessor<std::int64_t, 1>& flag) const {
+    flag[0] = 0;
+    kapi::group_barrier(it.get_group());
+    const std::int64_t seen = flag[0];
+    if (it.get_local_id(0) == 0) flag[0] = 1;
+    if (seen != 0) {
+      kapi::group_barrier(it.get_group());
+      kapi::group_barrier(it.get_group());
+    } else {
+      kapi::group_barrier(it.get_group());
+    }
+    out(it.get_global_id(0)) = seen;
+  }
+};
+
+TYPED_TEST(WorkGroupLoops, DivergenceThroughMemoryIsReportedByTheLoops) {
+  if constexpr (!kapi_test::is_host_space<TypeParam>) {
+    GTEST_SKIP() << "divergent barriers are reported on host backends";
+  } else {
+    Out<TypeParam> out("out", 64);
+    auto event = kapi::call_kernel_async(TypeParam(), DivergentThroughMemory<TypeParam>{out},
+                                         kapi::NdRange<1>({64}, {16}), kapi::LocalAccessor<std::int64_t, 1>(1));
+    bool reported = false;
+    try {
+      event.wait();
+    } catch (const kapi::launch_error& e) {
+      reported = true;
+      EXPECT_THAT(std::string(e.what()), HasSubstr("same barriers"));
+    }
+    const bool loops = event.work_group_engines().loops;
+    EXPECT_EQ(loops, kapi_test::work_groups_run_as_loops());
+    if (loops) EXPECT_TRUE(reported) << "the loops ran a divergent group without a report";
+  }
+}
+
+// An exception after a barrier names its work-item (the loops keep the running id where the
+// engine reads it, before every call).
+template <class Space>
+struct ThrowsAfterABarrier {
+  Out<Space> out;
+  KOKKOS_INLINE_FUNCTION void operator()(const kapi::NdItem<1>& it,
+                                         const kapi::LocalAccessor<std::int64_t, 1>& slots) const {
+    const std::size_t l = it.get_local_id(0);
+    slots[l] = std::int64_t(l) * 3;
+    kapi::group_barrier(it.get_group());
+#if !KAPI_COMPILING_DEVICE_CODE  // launched on host spaces only
+    if (it.get_group_linear_id() == 1 && l == 37) throw std::runtime_error("thrown after a barrier");
+#endif
+    out(it.get_global_id(0)) = slots[(l + 1) % it.get_local_range(0)];
+  }
+};
+
+TYPED_TEST(WorkGroupLoops, ExceptionAfterABarrierNamesItsWorkItem) {
+  if constexpr (!kapi_test::is_host_space<TypeParam>) {
+    GTEST_SKIP() << "device code cannot throw";
+  } else {
+    Out<TypeParam> out("out", 256);
+    auto event = kapi::call_kernel_async(TypeParam(), ThrowsAfterABarrier<TypeParam>{out},
+                                         kapi::NdRange<1>({256}, {64}), kapi::LocalAccessor<std::int64_t, 1>(64));
+    try {
+      event.wait();
+      ADD_FAILURE() << "nothing thrown";
+    } catch (const kapi::launch_error& e) {
+      EXPECT_THAT(std::string(e.what()), HasSubstr("work-item 37 of work-group 1"));
+      EXPECT_THAT(std::string(e.what()), HasSubstr("thrown after a barrier"));
+    }
+    EXPECT_EQ(event.work_group_engines().loops, kapi_test::work_groups_run_as_loops());
   }
 }
 

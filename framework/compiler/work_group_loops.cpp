@@ -15,12 +15,15 @@
 //   replaced by the loop's counter;
 // - keeps per work-item only what must be: a value defined before a barrier and used after
 //   it is recomputed when it is a pure function of the id, the arguments and memory the
-//   kernel never writes, and is stored in an array indexed by the work-item otherwise;
-//   the body's private memory (allocas) is per work-item too. Both arrays live in the
-//   engine's per-thread storage (kapi_host_loop_storage), never on the stack;
-// - dispatches: after a region, every work-item must have left it at the same barrier
-//   (checked at run time where a region has several exits; a mismatch is reported by
-//   kapi_host_loops_diverged), which names the next region.
+//   kernel never writes (once before the region's loop where it does not depend on the id),
+//   is kept once per group when a uniformity analysis shows it is the same for every
+//   work-item (a loop counter around barriers), and is stored in an array indexed by the
+//   work-item otherwise; the body's private memory (allocas) is per work-item too. All of it
+//   lives in the engine's per-thread storage (kapi_host_loop_storage), never on the stack;
+// - dispatches: after a region, every work-item must have left it at the same barrier,
+//   which names the next region: where a region has several exits and the analysis cannot
+//   show its branches to them are uniform, the loop takes the smallest and the largest exit
+//   over the group and a mismatch is reported by kapi_host_loops_diverged.
 // What it leaves on fibers (the function keeps returning at kapi_host_loops_available):
 // a barrier under control flow that depends on the work-item (a conservative taint
 // analysis), a call that cannot be inlined and might reach a barrier, a barrier reached
@@ -64,6 +67,7 @@
 #include <algorithm>
 #include <deque>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -237,14 +241,26 @@ bool may_clobber(AAResults& aa, Instruction* w, const LoadInst* load, const Argu
 // the id; atomics' results. It flows through operands, through memory (a load that a
 // tainted write may clobber and may follow), and through control (a phi joining paths
 // split by a tainted branch; writes under one).
+// Strict, it is the uniformity the rewrite relies on (after the split at barriers): a value
+// not tainted is the same for every work-item of the group. Then memory is per work-item
+// where any work-item may write it in a region that reads it (in the loops, work-item 0
+// runs the whole region before work-item 1 starts it), and so are private memory, loads
+// that are not simple, and calls' results (but those of calls that touch no memory).
 class Taint {
  public:
-  Taint(Function& f, DominatorTree& dt, LoopInfo& li, AAResults& aa, const Argument* group)
-      : f_(f), dt_(dt), li_(li), aa_(aa), group_(group) {}
+  struct Regions {
+    DenseMap<const BasicBlock*, SmallVector<unsigned, 2>> of;  // the regions a block is in
+    std::vector<std::vector<Instruction*>> writes;             // per region
+  };
+  Taint(Function& f, DominatorTree& dt, LoopInfo& li, AAResults& aa, const Argument* group,
+        const Regions* strict = nullptr)
+      : f_(f), dt_(dt), li_(li), aa_(aa), group_(group), strict_(strict) {}
 
   void run() {
     for (Instruction& i : instructions(f_))
-      if (calls(i, work_item_name) || isa<AtomicRMWInst>(i) || isa<AtomicCmpXchgInst>(i)) values_.insert(&i);
+      if (calls(i, work_item_name) || isa<AtomicRMWInst>(i) || isa<AtomicCmpXchgInst>(i) ||
+          (strict_ && (isa<AllocaInst>(i) || i.isEHPad())))
+        values_.insert(&i);
     for (bool changed = true; changed;) {
       changed = false;
       control();
@@ -265,14 +281,15 @@ class Taint {
     }
   }
   bool tainted_block(const BasicBlock* b) const { return blocks_.count(b) != 0; }
-
- private:
+  bool tainted_value(const Value* v) const { return values_.count(v) != 0; }
   bool tainted_terminator(const BasicBlock* b) const {
     const Instruction* t = b->getTerminator();
     if (const auto* br = dyn_cast<BranchInst>(t)) return br->isConditional() && values_.count(br->getCondition());
     if (const auto* sw = dyn_cast<SwitchInst>(t)) return values_.count(sw->getCondition()) != 0;
     return false;
   }
+
+ private:
   // Normal successors: an exception leaving a work-item ends its group, so unwind edges
   // and paths that can only end in one do not make control flow divergent.
   static SmallVector<BasicBlock*, 4> normal_successors(BasicBlock* b) {
@@ -349,7 +366,20 @@ class Taint {
     }
     for (const Use& u : i.operands())
       if (values_.count(u.get())) return true;
+    if (strict_) {
+      if (auto* load = dyn_cast<LoadInst>(&i)) return !load->isSimple() || written_in_region(*load);
+      if (auto* call = dyn_cast<CallBase>(&i)) return !call->doesNotAccessMemory() || isa<InvokeInst>(call);
+      return i.mayReadOrWriteMemory();
+    }
     if (isa<LoadInst>(i) || (isa<CallBase>(i) && i.mayReadFromMemory())) return clobbered(i);
+    return false;
+  }
+  bool written_in_region(const LoadInst& load) const {
+    const auto regions = strict_->of.find(load.getParent());
+    if (regions == strict_->of.end()) return true;
+    for (unsigned r : regions->second)
+      for (Instruction* w : strict_->writes[r])
+        if (may_clobber(aa_, w, &load, group_)) return true;
     return false;
   }
 
@@ -358,6 +388,7 @@ class Taint {
   LoopInfo& li_;
   AAResults& aa_;
   const Argument* group_;
+  const Regions* strict_;
   SmallPtrSet<const Value*, 32> values_;
   SmallPtrSet<const BasicBlock*, 16> blocks_;
   std::vector<BasicBlock*> blocks_in_order_;
@@ -393,10 +424,13 @@ struct Region {
   SmallPtrSet<BasicBlock*, 16> clones;
   BasicBlock *pre = nullptr, *header = nullptr, *latch = nullptr, *after = nullptr;
   PHINode *id = nullptr, *exit = nullptr;
-  std::map<int, bool> exits;  // exit codes: barrier k, or the return
-  bool may_throw = false;
-  DenseMap<Value*, Value*> remat;  // values recomputed at the header
-  std::vector<Value*> arrays;      // the private memory's arrays, per alloca
+  std::map<int, bool> exits;             // exit codes: barrier k, or the return
+  std::vector<CallBase*> calls;          // calls that may throw or read the engine's state
+  bool uniform_exit = false;             // every work-item leaves it where work-item 0 does
+  DenseMap<Value*, Value*> remat;        // values recomputed at the header
+  DenseMap<Value*, Value*> remat_pre;    // values recomputed once, before the loop
+  DenseMap<Value*, Value*> group_loads;  // uniform values kept once per group, loaded before the loop
+  std::vector<Value*> arrays;            // the private memory's arrays, per alloca
 };
 
 class Rewriter {
@@ -485,12 +519,62 @@ class Rewriter {
         for (BasicBlock* s : successors(b)) work.push_back(s);
       }
     }
+    {
+      Taint::Regions in_regions;
+      in_regions.writes.resize(regions_.size());
+      for (unsigned r = 0; r < regions_.size(); ++r)
+        for (BasicBlock* b : regions_[r].blocks) {
+          in_regions.of[b].push_back(r);
+          for (Instruction& i : *b)
+            if (writes_memory(i)) in_regions.writes[r].push_back(&i);
+        }
+      DominatorTree dt(f_);
+      LoopInfo li(dt);
+      AAResults& aa = fam_.getResult<AAManager>(f_);
+      uniform_ = std::make_unique<Taint>(f_, dt, li, aa, group_, &in_regions);
+      uniform_->run();
+      for (Region& r : regions_) r.uniform_exit = exits_uniform(r, barrier_blocks);
+    }
     rewrite();
+    uniform_.reset();
     regions_out = unsigned(regions_.size());
     return "";
   }
 
  private:
+  // Whether every work-item leaves region r at the barrier work-item 0 leaves it at: each
+  // branch in it that may send work-items apart is uniform, or they meet again at a block
+  // of the region (a post-dominator other than the region's end) before any exit.
+  bool exits_uniform(const Region& r, const SmallPtrSet<BasicBlock*, 16>& barrier_blocks) const {
+    const unsigned n = unsigned(r.blocks.size()), end = n;
+    DenseMap<const BasicBlock*, unsigned> index;
+    for (unsigned k = 0; k < n; ++k) index[r.blocks[k]] = k;
+    auto terminal = [&](BasicBlock* b) { return barrier_blocks.count(b) || succ_empty(b); };
+    std::vector<BitVector> pdom(n, BitVector(n + 1, true));
+    for (unsigned k = 0; k < n; ++k)
+      if (terminal(r.blocks[k])) pdom[k] = BitVector(n + 1), pdom[k].set(k), pdom[k].set(end);
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (unsigned k = n; k-- > 0;) {
+        BasicBlock* b = r.blocks[k];
+        if (terminal(b)) continue;
+        BitVector meet(n + 1, true);
+        for (BasicBlock* s : successors(b)) meet &= pdom[index.lookup(s)];
+        meet.set(k);
+        if (meet != pdom[k]) pdom[k] = meet, changed = true;
+      }
+    }
+    for (unsigned k = 0; k < n; ++k) {
+      BasicBlock* b = r.blocks[k];
+      if (terminal(b) || !uniform_->tainted_terminator(b)) continue;
+      BitVector meet = pdom[k];
+      meet.reset(k);
+      meet.reset(end);
+      if (meet.none()) return false;
+    }
+    return true;
+  }
+
   std::string check_instructions() {
     for (Instruction& i : instructions(f_)) {
       if (auto* a = dyn_cast<AllocaInst>(&i)) {
@@ -580,6 +664,10 @@ class Rewriter {
     b.SetCurrentDebugLocation(loc);
     count_ = b.CreateCall(runtime(enter_name, i64(), {ptr}), {group_}, "wgl.items");
     CallInst* storage = b.CreateCall(runtime(storage_name, ptr, {ptr, i64()}), {group_, b.getInt64(0)}, "wgl.storage");
+    // The engine's own buffer, which nothing the kernel reaches points into (its arrays and
+    // slots then cannot alias the kernel's memory, so loops over them can be vectorised).
+    storage->addRetAttr(Attribute::NoAlias);
+    storage->addRetAttr(Attribute::getWithAlignment(ctx_, Align(64)));
     storage_ = storage;
     AllocaInst* passed = b.CreateAlloca(i64(), nullptr, "wgl.barriers.passed");
     b.CreateStore(b.getInt64(0), passed);
@@ -637,6 +725,12 @@ class Rewriter {
         region.map[o] = c;
         region.clones.insert(c);
       }
+      // What nothing in the kernel writes, LLVM may load once (the kernel's stores to other
+      // memory it cannot tell apart would keep it in the loop otherwise).
+      for (BasicBlock* o : region.blocks)
+        for (Instruction& i : *o)
+          if (invariant_loads_.count(&i))
+            cast<Instruction>(region.map[&i])->setMetadata(LLVMContext::MD_invariant_load, MDNode::get(ctx_, {}));
       // CloneBasicBlock mapped each alloca to its clone; the region uses its array.
       for (std::size_t k = 0; k < allocas.size(); ++k) region.map[allocas[k]] = region.arrays[k];
       h.CreateBr(cast<BasicBlock>(region.map[region.start]));
@@ -687,7 +781,7 @@ class Rewriter {
             region.exits[return_code] = true;
             break;
           } else if (auto* call = dyn_cast<CallBase>(&i)) {
-            if (!call->doesNotThrow()) region.may_throw = true;
+            if (!call->doesNotThrow() || !isa<IntrinsicInst>(call)) region.calls.push_back(call);
           }
         }
       }
@@ -720,38 +814,46 @@ class Rewriter {
         }
         continue;
       }
-      // Several exits: work-item 0's is the group's; any other is divergence.
-      IRBuilder<> h(region.header, region.header->getFirstInsertionPt());
-      PHINode* first = h.CreatePHI(Type::getInt32Ty(ctx_), 2, "wgl.first");
-      PHINode* bad = h.CreatePHI(Type::getInt1Ty(ctx_), 2, "wgl.bad");
-      first->addIncoming(ConstantInt::get(Type::getInt32Ty(ctx_), 0), region.pre);
-      bad->addIncoming(l.getFalse(), region.pre);
-      Value* is_first = l.CreateICmpEQ(region.id, l.getInt64(0));
-      Value* first_next = l.CreateSelect(is_first, region.exit, first);
-      Value* bad_next = l.CreateOr(bad, l.CreateAnd(l.CreateNot(is_first), l.CreateICmpNE(region.exit, first)));
-      first->addIncoming(first_next, region.latch);
-      bad->addIncoming(bad_next, region.latch);
+      // Several exits. Where the analysis shows they are the same for every work-item, the
+      // last one's is the group's; otherwise the smallest and the largest exit code over the
+      // group (reductions the vectoriser can keep) must agree, or the group diverged.
+      Value* code = region.exit;
+      BasicBlock* dispatch = region.after;
+      if (!region.uniform_exit) {
+        Type* i32 = Type::getInt32Ty(ctx_);
+        IRBuilder<> h(region.header, region.header->getFirstInsertionPt());
+        PHINode* lo = h.CreatePHI(i32, 2, "wgl.exit.min");
+        PHINode* hi = h.CreatePHI(i32, 2, "wgl.exit.max");
+        lo->addIncoming(ConstantInt::get(i32, return_code), region.pre);
+        hi->addIncoming(ConstantInt::get(i32, 0), region.pre);
+        Value* lo_next = l.CreateBinaryIntrinsic(Intrinsic::umin, lo, region.exit);
+        Value* hi_next = l.CreateBinaryIntrinsic(Intrinsic::umax, hi, region.exit);
+        lo->addIncoming(lo_next, region.latch);
+        hi->addIncoming(hi_next, region.latch);
+        code = lo_next;
+        dispatch = BasicBlock::Create(ctx_, "wgl.dispatch", &f_);
+        a.CreateCondBr(a.CreateICmpNE(lo_next, hi_next), diverged, dispatch);
+      }
       l.CreateCondBr(l.CreateICmpULT(next, count_), region.header, region.after);
-      BasicBlock* dispatch = BasicBlock::Create(ctx_, "wgl.dispatch", &f_);
-      a.CreateCondBr(bad_next, diverged, dispatch);
       IRBuilder<> d(dispatch);
       d.SetCurrentDebugLocation(loc);
-      SwitchInst* sw = d.CreateSwitch(first_next, target(region.exits.begin()->first), unsigned(region.exits.size()));
+      SwitchInst* sw = d.CreateSwitch(code, target(region.exits.begin()->first), unsigned(region.exits.size()));
       for (auto& [code, _] : region.exits) sw->addCase(ConstantInt::get(Type::getInt32Ty(ctx_), code), target(code));
     }
     b.CreateBr(regions_[0].pre);
 
-    // Regions that may throw keep the running work-item's id where the engine reports it.
-    for (Region& region : regions_) {
-      if (!region.may_throw) continue;
-      if (!item_slot) {
-        IRBuilder<> e(storage->getNextNode());
-        e.SetCurrentDebugLocation(loc);
-        item_slot = e.CreateCall(runtime(item_name, ptr, {ptr}), {group_}, "wgl.item");
+    // The running work-item's id where the engine reports it, before each call that may
+    // throw or look (not at every work-item: the store would keep its loop from vectorising).
+    for (Region& region : regions_)
+      for (CallBase* call : region.calls) {
+        if (!item_slot) {
+          IRBuilder<> e(storage->getNextNode());
+          e.SetCurrentDebugLocation(loc);
+          item_slot = e.CreateCall(runtime(item_name, ptr, {ptr}), {group_}, "wgl.item");
+        }
+        IRBuilder<> h(call);
+        h.CreateStore(region.id, item_slot);
       }
-      IRBuilder<> h(region.header->getTerminator());
-      h.CreateStore(region.id, item_slot);
-    }
 
     // Values used where their definition does not dominate: recomputed, or per work-item.
     DominatorTree dt(f_);
@@ -780,20 +882,35 @@ class Rewriter {
               fixes.push_back({&u, k, op, &region});
             }
           }
-    // Per-work-item arrays for what cannot be recomputed.
-    std::vector<Instruction*> kept;
+    // What cannot be recomputed: one slot per group where the value is uniform (every
+    // work-item stores the same value; each region loads it once, before its loop), an
+    // array per work-item otherwise.
+    enum class Kept { pre, header, group, item };
+    std::vector<Kept> how(fixes.size());
+    std::vector<Instruction*> kept, kept_uniform;
     DenseMap<Instruction*, std::pair<std::uint64_t, std::uint64_t>> slot;  // offset, size
-    for (Fix& fx : fixes) {
+    DenseMap<Instruction*, std::uint64_t> group_slot;                      // offset
+    for (std::size_t k = 0; k < fixes.size(); ++k) {
+      Fix& fx = fixes[k];
       if (!fx.original) report_fatal_error("kapi-work-group-loops: a cloned value lost its original");
-      if (recompute(*fx.region, fx.original, 0)) continue;
-      if (!slot.count(fx.original)) {
-        slot[fx.original] = {0, 0};
-        kept.push_back(fx.original);
+      if (recompute(*fx.region, fx.original, 0, true)) {
+        how[k] = Kept::pre;
+      } else if (recompute(*fx.region, fx.original, 0, false)) {
+        how[k] = Kept::header;
+      } else if (kept_once(*fx.region, fx.original, fx.user, fx.operand)) {
+        how[k] = Kept::group;
+        if (group_slot.try_emplace(fx.original, 0).second) kept_uniform.push_back(fx.original);
+      } else {
+        how[k] = Kept::item;
+        if (slot.try_emplace(fx.original, std::pair<std::uint64_t, std::uint64_t>{0, 0}).second)
+          kept.push_back(fx.original);
       }
     }
-    std::stable_sort(kept.begin(), kept.end(), [&](Instruction* x, Instruction* y) {
+    auto by_alignment = [&](Instruction* x, Instruction* y) {
       return dl.getABITypeAlign(x->getType()) > dl.getABITypeAlign(y->getType());
-    });
+    };
+    std::stable_sort(kept.begin(), kept.end(), by_alignment);
+    std::stable_sort(kept_uniform.begin(), kept_uniform.end(), by_alignment);
     for (Instruction* v : kept) {
       const std::uint64_t align = dl.getABITypeAlign(v->getType()).value();
       const std::uint64_t size = alignTo(dl.getTypeAllocSize(v->getType()).getFixedValue(), align);
@@ -801,29 +918,62 @@ class Rewriter {
       slot[v] = {bytes, size};
       bytes += size;
     }
+    bytes = alignTo(bytes, 64);
+    std::uint64_t group_bytes = 0;
+    for (Instruction* v : kept_uniform) {
+      const std::uint64_t align = dl.getABITypeAlign(v->getType()).value();
+      group_bytes = alignTo(group_bytes, align);
+      group_slot[v] = group_bytes;
+      group_bytes += dl.getTypeAllocSize(v->getType()).getFixedValue();
+    }
+    Value* group_base = nullptr;  // the group's slots, after the work-items' arrays
     {
       IRBuilder<> e(storage);
-      storage->setArgOperand(1, e.CreateMul(count_, e.getInt64(bytes), "wgl.bytes", true, true));
+      Value* items_bytes = e.CreateMul(count_, e.getInt64(bytes), "wgl.bytes", true, true);
+      storage->setArgOperand(1, e.CreateAdd(items_bytes, e.getInt64(group_bytes), "", true, true));
+      if (!kept_uniform.empty()) {
+        e.SetInsertPoint(storage->getNextNode());
+        group_base = e.CreateInBoundsGEP(i8(), storage, items_bytes, "wgl.group");
+      }
     }
     // Stores right after each clone of a kept value.
-    for (Region& region : regions_)
+    auto after_clone = [](Instruction* c) -> Instruction* {
+      if (auto* inv = dyn_cast<InvokeInst>(c)) return &*inv->getNormalDest()->getFirstInsertionPt();
+      if (isa<PHINode>(c) || c->isEHPad()) return &*c->getParent()->getFirstInsertionPt();
+      return c->getNextNode();
+    };
+    for (Region& region : regions_) {
       for (Instruction* v : kept) {
         auto* c = dyn_cast_or_null<Instruction>(region.map.lookup(v));
         if (!c || !region.clones.count(c->getParent())) continue;
-        Instruction* at;
-        if (auto* inv = dyn_cast<InvokeInst>(c))
-          at = &*inv->getNormalDest()->getFirstInsertionPt();
-        else if (isa<PHINode>(c) || c->isEHPad())
-          at = &*c->getParent()->getFirstInsertionPt();
-        else
-          at = c->getNextNode();
-        IRBuilder<> s(at);
+        IRBuilder<> s(after_clone(c));
         s.CreateStore(c, element(s, slot[v].first, slot[v].second, region.id));
       }
-    // Uses: the recomputed value, or a load of the work-item's element.
-    for (Fix& fx : fixes) {
-      Value* v = fx.region->remat.lookup(fx.original);
-      if (!v) {
+      for (Instruction* v : kept_uniform) {
+        auto* c = dyn_cast_or_null<Instruction>(region.map.lookup(v));
+        if (!c || !region.clones.count(c->getParent())) continue;
+        IRBuilder<> s(after_clone(c));
+        s.CreateStore(c, s.CreateConstInBoundsGEP1_64(i8(), group_base, group_slot[v]));
+      }
+    }
+    // Uses: the recomputed value, the group's value, or a load of the work-item's element.
+    for (std::size_t k = 0; k < fixes.size(); ++k) {
+      Fix& fx = fixes[k];
+      Value* v = nullptr;
+      if (how[k] == Kept::pre) {
+        v = fx.region->remat_pre.lookup(fx.original);
+      } else if (how[k] == Kept::header) {
+        v = fx.region->remat.lookup(fx.original);
+      } else if (how[k] == Kept::group) {
+        Value*& loaded = fx.region->group_loads[fx.original];
+        if (!loaded) {
+          IRBuilder<> s(fx.region->pre->getTerminator());
+          loaded = s.CreateLoad(fx.original->getType(),
+                                s.CreateConstInBoundsGEP1_64(i8(), group_base, group_slot[fx.original]),
+                                fx.original->getName() + ".wgl.group");
+        }
+        v = loaded;
+      } else {
         Instruction* at = fx.user;
         if (auto* phi = dyn_cast<PHINode>(fx.user)) at = phi->getIncomingBlock(fx.operand)->getTerminator();
         IRBuilder<> s(at);
@@ -851,24 +1001,27 @@ class Rewriter {
   }
 
   // A value at region's header that equals `v` of the same work-item, if `v` is a pure
-  // function of the id, the arguments and invariant memory.
-  Value* recompute(Region& region, Value* v, int depth) {
+  // function of the id, the arguments and invariant memory; with `pre`, one before the
+  // region's loop, if it is a function of the arguments and invariant memory alone (every
+  // work-item computed `v` before the region, so evaluating it there is safe).
+  Value* recompute(Region& region, Value* v, int depth, bool pre) {
     if (isa<Constant>(v) || isa<Argument>(v)) return v;
     auto* i = dyn_cast<Instruction>(v);
     if (!i || depth > 8) return nullptr;
-    if (auto found = region.remat.find(v); found != region.remat.end()) return found->second;
+    DenseMap<Value*, Value*>& memo = pre ? region.remat_pre : region.remat;
+    if (auto found = memo.find(v); found != memo.end()) return found->second;
     Value* result = nullptr;
-    IRBuilder<> h(region.header->getTerminator());
+    IRBuilder<> h(pre ? region.pre->getTerminator() : region.header->getTerminator());
     if (calls(*i, work_item_name)) {
-      result = h.CreateZExtOrTrunc(region.id, i->getType());
+      result = pre ? nullptr : h.CreateZExtOrTrunc(region.id, i->getType());
     } else if (isa<PHINode>(i) || isa<AllocaInst>(i) || i->isTerminator() || i->isEHPad() || (isa<CallBase>(i)) ||
                (i->mayReadOrWriteMemory() && !invariant_loads_.count(i))) {
       result = nullptr;
     } else {
       SmallVector<Value*, 4> ops;
       for (Value* op : i->operands()) {
-        Value* r = recompute(region, op, depth + 1);
-        if (!r) return region.remat[v] = nullptr;
+        Value* r = recompute(region, op, depth + 1, pre);
+        if (!r) return memo[v] = nullptr;
         ops.push_back(r);
       }
       Instruction* c = i->clone();
@@ -877,8 +1030,32 @@ class Rewriter {
       h.Insert(c);
       result = c;
     }
-    region.remat[v] = result;
+    memo[v] = result;
     return result;
+  }
+
+  // Whether the use (operand `k` of `user`, in region's clone) may read `v` from the group's
+  // one slot, loaded before the region's loop: `v` is uniform and computed under uniform
+  // control (every work-item stores the same values in the same order), and the region's
+  // own clone of `v` cannot reach the use within the region (which therefore reads the value
+  // `v` had when the region started).
+  bool kept_once(Region& region, Instruction* v, Instruction* user, unsigned k) {
+    if (uniform_->tainted_value(v) || uniform_->tainted_block(v->getParent()) || v->getType()->isTokenTy())
+      return false;
+    BasicBlock* at = user->getParent();
+    if (auto* phi = dyn_cast<PHINode>(user)) at = phi->getIncomingBlock(k);
+    auto* c = dyn_cast_or_null<Instruction>(region.map.lookup(v));
+    if (!c || !region.clones.count(c->getParent())) return true;
+    SmallPtrSet<BasicBlock*, 16> seen;
+    SmallVector<BasicBlock*, 16> work(succ_begin(c->getParent()), succ_end(c->getParent()));
+    if (auto* inv = dyn_cast<InvokeInst>(c)) work.assign({inv->getNormalDest()});
+    while (!work.empty()) {
+      BasicBlock* b = work.pop_back_val();
+      if (!region.clones.count(b) || !seen.insert(b).second) continue;
+      if (b == at) return false;
+      for (BasicBlock* s : successors(b)) work.push_back(s);
+    }
+    return true;
   }
 
   Function& f_;
@@ -890,6 +1067,7 @@ class Rewriter {
   DenseMap<BasicBlock*, int> barrier_index_;
   std::deque<Region> regions_;  // (not movable: the value maps)
   SmallPtrSet<const Instruction*, 32> invariant_loads_;
+  std::unique_ptr<Taint> uniform_;  // the strict analysis, while rewriting
   Value* count_ = nullptr;
   Value* storage_ = nullptr;
   DiagnosticLocation where_;
