@@ -79,8 +79,24 @@ def _halving_passes(n):
     return total
 
 
+def _fused_halving_passes(n, levels=4, tail=4096):
+    """The same passes as the pairwise reduction runs them on a device: up to `levels` per
+    launch down to `tail` elements, each launch reading the live length once and storing
+    what is left after it; then one pass at a time in one work-group."""
+    total, m = 0, n
+    while m > tail:
+        after = m
+        for _ in range(levels):
+            if after <= tail:
+                break
+            after = (after + 1) // 2
+        total += m + after
+        m = after
+    return total + _halving_passes(m)
+
+
 # Memory-traffic models a "variant" target may scale its figure by: elements moved per run.
-TRAFFIC = {"halving_passes": _halving_passes}
+TRAFFIC = {"halving_passes": _halving_passes, "fused_halving_passes": _fused_halving_passes}
 
 
 class _Targets:

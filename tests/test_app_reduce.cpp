@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -128,7 +129,8 @@ TYPED_TEST(ReduceApp, PairwiseInPlaceLikeTheSeed) {
 
 // pairwise adds the same pairs in the same order at every length, whichever passes run in
 // one work-group (none; those from 4096 elements down, the device's default; all but the
-// first): the float sum equals, bit for bit, the halving passes run here one by one.
+// first) and however many passes each launch fuses (1 to 4): the float sum equals, bit
+// for bit, the halving passes run here one by one.
 TYPED_TEST(ReduceApp, PairwiseIsTheHalvingTreeBitForBit) {
   reduce::Workspace<float, TypeParam> ws(TypeParam(), 1);
   for (std::size_t n : {2, 3, 4095, 4096, 4097, 8193, 12345, 100003}) {
@@ -142,12 +144,26 @@ TYPED_TEST(ReduceApp, PairwiseIsTheHalvingTreeBitForBit) {
       m = half;
     }
     EXPECT_EQ(reduce::sum<float>("pairwise", TypeParam(), x, ws), v[0]) << "n = " << n;
-    for (std::size_t tail : {std::size_t(1), std::size_t(4096), n}) {
-      const float got = reduce::sum_pairwise(TypeParam(), x, ws, tail);
-      EXPECT_EQ(std::memcmp(&got, &v[0], sizeof(float)), 0)
-          << "n = " << n << ", tail " << tail << ": got " << got << ", the tree gives " << v[0];
-    }
+    for (std::size_t tail : {std::size_t(1), std::size_t(4096), n})
+      for (int levels = 1; levels <= 4; ++levels) {
+        const float got = reduce::sum_pairwise(TypeParam(), x, ws, tail, levels);
+        EXPECT_EQ(std::memcmp(&got, &v[0], sizeof(float)), 0) << "n = " << n << ", tail " << tail << ", " << levels
+                                                              << " levels: got " << got << ", the tree gives " << v[0];
+      }
   }
+  const Kokkos::View<const float*, typename TypeParam::memory_space> x = kapi_test::make_view<float, TypeParam>(
+      "x", std::vector<float>{1, 2, 3});
+  for (int levels : {0, 5})
+    EXPECT_THROW(
+        {
+          try {
+            reduce::sum_pairwise(TypeParam(), x, ws, 1, levels);
+          } catch (const std::invalid_argument& e) {
+            EXPECT_NE(std::string(e.what()).find("got " + std::to_string(levels)), std::string::npos) << e.what();
+            throw;
+          }
+        },
+        std::invalid_argument);
 }
 
 // The recursive reduction for any work-group size, including sizes that are not powers

@@ -126,9 +126,9 @@ inline constexpr bool have_kokkos_kernels = false;
 inline constexpr kapi_apps::VariantTable variant_table{
     "reduce",
     kapi_apps::variant("pairwise",
-                       "the seed program's multi-pass pairwise kernel: a range launch per pass, each adding the "
-                       "upper half into the lower (on a device the passes from 4096 elements down in one "
-                       "work-group)",
+                       "the seed program's multi-pass pairwise kernel: passes each adding the upper half into the "
+                       "lower, a range launch per pass (on a device four passes per launch, and the passes "
+                       "from 4096 elements down in one work-group)",
                        kapi_apps::Kind::kapi, RunPairwise{}),
     kapi_apps::variant("recursive",
                        "the seed program's recursive work-group reduction in local memory, pass after pass "
@@ -195,7 +195,7 @@ double error_bound(const std::string& variant, const ExecSpace& space, std::size
   prefix template T sum_kokkos_blas(const Space&, REDUCE_INSTANCE_X(T, Space));
 #endif
 #define REDUCE_INSTANCES_OF(prefix, T, Space)                                                                   \
-  prefix template T sum_pairwise(const Space&, REDUCE_INSTANCE_X(T, Space), Workspace<T, Space>&, std::size_t); \
+  prefix template T sum_pairwise(const Space&, REDUCE_INSTANCE_X(T, Space), Workspace<T, Space>&, std::size_t, int); \
   prefix template T sum_recursive(const Space&, REDUCE_INSTANCE_X(T, Space), Workspace<T, Space>&,              \
                                   const RecursiveConfig&);                                                      \
   prefix template T sum_single_pass(const Space&, REDUCE_INSTANCE_X(T, Space), Workspace<T, Space>&);           \
