@@ -493,6 +493,9 @@ def build(folder, plots=True):
         info.append(("OpenBLAS core", mm.context["openblas_core"]))
     if mm is not None and "tuned_host_shape" in mm.context:
         info.append(("tuned matmul on the host", mm.context["tuned_host_shape"]))
+    shapes = ["%s: %s" % (k[len("shapes_"):], v) for k, v in meta.items() if k.startswith("shapes_") and ";" in v]
+    if shapes:
+        info.append(("3-d range launch shapes (KAPI_CUDA_RANGE_SHAPE)", " | ".join(shapes)))
     md.append(markdown_table(["", ""], info))
     md.append("")
     disturbed = []

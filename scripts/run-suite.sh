@@ -227,6 +227,8 @@ echo "load_after: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$out/meta.txt"
 for app in $apps; do
   line=$(grep -m1 "^\[kapi-bench\] $app: other processes" "$out/$app.log" 2> /dev/null || true)
   [ -n "$line" ] && echo "others_$app: ${line#*: other processes: }" >> "$out/meta.txt"
+  line=$(grep -m1 "^\[kapi-bench\] $app: launch shapes: " "$out/$app.log" 2> /dev/null || true)
+  [ -n "$line" ] && echo "shapes_$app: ${line#*: launch shapes: }" >> "$out/meta.txt"
 done
 echo "elapsed_s: $(($(date +%s) - start))" >> "$out/meta.txt"
 

@@ -151,8 +151,8 @@ TYPED_TEST(ReduceApp, PairwiseIsTheHalvingTreeBitForBit) {
                                                               << " levels: got " << got << ", the tree gives " << v[0];
       }
   }
-  const Kokkos::View<const float*, typename TypeParam::memory_space> x = kapi_test::make_view<float, TypeParam>(
-      "x", std::vector<float>{1, 2, 3});
+  const Kokkos::View<const float*, typename TypeParam::memory_space> x =
+      kapi_test::make_view<float, TypeParam>("x", std::vector<float>{1, 2, 3});
   for (int levels : {0, 5})
     EXPECT_THROW(
         {

@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <kapi/execution_space.hpp>
+#include <kapi/launch_shapes.hpp>
 #include <kapi/space_traits.hpp>
 #include <sstream>
 #include <string>
@@ -147,6 +148,22 @@ CpuUsage CpuUsage::now() {
   return u;
 }
 
+std::string launch_shapes_chosen() {
+  std::ostringstream out;
+  out << kapi::launch_shape_setting();
+  for (const auto& c : kapi::launch_shape_choices()) {
+    out << "; " << c.kernel << ' ';
+    for (std::size_t d = 0; d < c.extent.size(); ++d) out << (d ? "x" : "") << c.extent[d];
+    out << ": " << c.shape;
+    if (!c.times.empty()) {
+      out << " (";
+      for (std::size_t s = 0; s < c.times.size(); ++s) out << (s ? ", " : "") << c.shapes[s] << ' ' << c.times[s];
+      out << " ms)";
+    }
+  }
+  return out.str();
+}
+
 std::string others_since(const CpuUsage& start) {
   const CpuUsage end = CpuUsage::now();
   const double wall = end.wall - start.wall;
@@ -184,6 +201,7 @@ void add_context(const std::string& app, const std::string& suite, const std::st
                               std::to_string(runtime / 1000) + "." + std::to_string(runtime % 1000 / 10));
   benchmark::AddCustomContext("cuda_driver", std::to_string(driver / 1000) + "." + std::to_string(driver % 1000 / 10));
   benchmark::AddCustomContext("NVIDIA_TF32_OVERRIDE", env_or("NVIDIA_TF32_OVERRIDE"));
+  benchmark::AddCustomContext("launch_shapes", kapi::launch_shape_setting());
 #endif
   benchmark::AddCustomContext("compiler", compiler());
   std::string flags = build.cxx_flags;  // spaces were passed as commas (bench/CMakeLists.txt)

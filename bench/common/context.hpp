@@ -24,6 +24,10 @@ struct CpuUsage {
 /// "other processes: 1.2 CPU-s = 0.9% of 2 cores over 68 s (steal 0.0%)".
 std::string others_since(const CpuUsage& start);
 
+/// "tuned; <kernel> <extents>: <shape> (<each candidate's fastest time>); ...": the launch
+/// shapes the run chose (kapi/launch_shapes.hpp).
+std::string launch_shapes_chosen();
+
 /// Records the run's context; `suite` and `timing` come from the harness, `build` from the binary.
 void add_context(const std::string& app, const std::string& suite, const std::string& timing, const BuildInfo& build);
 

@@ -16,6 +16,7 @@
 #include <type_traits>
 
 #include <kapi/execution_space.hpp>
+#include <kapi/space_traits.hpp>
 
 #include "context.hpp"
 #include "timing.hpp"
@@ -506,6 +507,8 @@ int run_main(int argc, char** argv, const std::string& app, const std::function<
           }
           // The machine's share taken by others while this ran (run-suite.sh keeps it).
           std::printf("[kapi-bench] %s: %s\n", app.c_str(), others_since(start_usage).c_str());
+          if constexpr (kapi::space_traits<Space>::is_cuda)
+            std::printf("[kapi-bench] %s: launch shapes: %s\n", app.c_str(), launch_shapes_chosen().c_str());
         }
       }
       // The registered benchmarks hold the cases and through them the harness and its

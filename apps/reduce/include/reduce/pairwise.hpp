@@ -89,14 +89,17 @@ std::size_t pairwise_passes_down_to(const ExecSpace& space, const In& in, const 
   while (m > down_to) {
     int levels = 0;
     std::size_t after = m;
-    for (; levels < max_levels && after > down_to; ++levels)
-      after = kapi::ceil_div(after, std::size_t(2));
+    for (; levels < max_levels && after > down_to; ++levels) after = kapi::ceil_div(after, std::size_t(2));
     auto pass = [&](const auto& from) {
       switch (levels) {
-        case 1: return pairwise_pass_of<1>(space, from, out, m, after);
-        case 2: return pairwise_pass_of<2>(space, from, out, m, after);
-        case 3: return pairwise_pass_of<3>(space, from, out, m, after);
-        default: return pairwise_pass_of<4>(space, from, out, m, after);
+        case 1:
+          return pairwise_pass_of<1>(space, from, out, m, after);
+        case 2:
+          return pairwise_pass_of<2>(space, from, out, m, after);
+        case 3:
+          return pairwise_pass_of<3>(space, from, out, m, after);
+        default:
+          return pairwise_pass_of<4>(space, from, out, m, after);
       }
     };
     events.push_back(first ? pass(in) : pass(out));

@@ -194,13 +194,13 @@ double error_bound(const std::string& variant, const ExecSpace& space, std::size
 #define REDUCE_KOKKOS_BLAS_INSTANCE(prefix, T, Space) \
   prefix template T sum_kokkos_blas(const Space&, REDUCE_INSTANCE_X(T, Space));
 #endif
-#define REDUCE_INSTANCES_OF(prefix, T, Space)                                                                   \
+#define REDUCE_INSTANCES_OF(prefix, T, Space)                                                                        \
   prefix template T sum_pairwise(const Space&, REDUCE_INSTANCE_X(T, Space), Workspace<T, Space>&, std::size_t, int); \
-  prefix template T sum_recursive(const Space&, REDUCE_INSTANCE_X(T, Space), Workspace<T, Space>&,              \
-                                  const RecursiveConfig&);                                                      \
-  prefix template T sum_single_pass(const Space&, REDUCE_INSTANCE_X(T, Space), Workspace<T, Space>&);           \
-  prefix template T sum_reduction_variable(const Space&, REDUCE_INSTANCE_X(T, Space), Workspace<T, Space>&);    \
-  prefix template T sum_kokkos_parallel_reduce(const Space&, REDUCE_INSTANCE_X(T, Space));                      \
+  prefix template T sum_recursive(const Space&, REDUCE_INSTANCE_X(T, Space), Workspace<T, Space>&,                   \
+                                  const RecursiveConfig&);                                                           \
+  prefix template T sum_single_pass(const Space&, REDUCE_INSTANCE_X(T, Space), Workspace<T, Space>&);                \
+  prefix template T sum_reduction_variable(const Space&, REDUCE_INSTANCE_X(T, Space), Workspace<T, Space>&);         \
+  prefix template T sum_kokkos_parallel_reduce(const Space&, REDUCE_INSTANCE_X(T, Space));                           \
   REDUCE_KOKKOS_BLAS_INSTANCE(prefix, T, Space)
 #define REDUCE_INSTANCES(prefix, Space)            \
   REDUCE_INSTANCES_OF(prefix, std::int32_t, Space) \

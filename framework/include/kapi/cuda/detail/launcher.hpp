@@ -34,7 +34,7 @@ struct CudaLauncher {
     using Body = RangeBody<Kernel, N, Args...>;
     if constexpr (!RangePlan<Kernel, N, Args...>::reduces) {
       const ToolsParallelFor region(plan.label, space);
-      cuda_launch_range(space, plan.body, plan.body.range.extent);
+      cuda_launch_range(space, plan.label, plan.body, plan.body.range.extent);
       return nullptr;
     } else if constexpr (N == 1 && cuda_range_reduce_fits<typename Body::partials_type>) {
       const ToolsParallelReduce region(plan.label, space);

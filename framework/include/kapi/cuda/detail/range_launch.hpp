@@ -8,8 +8,9 @@
 // cuda_range_min_waves and cuda_range_max_waves times the blocks the device runs at once:
 // a block per few work-items would spend more time being scheduled than storing (a
 // work-item of a streaming kernel moves a few bytes), and a few long-lived blocks per SM
-// leave SMs idle while the last ones finish; a few work-items per thread beat one (the
-// bounds were chosen by measuring init3d against cudaMemset: figures in results/ and docs/).
+// leave SMs idle while the last ones finish; a few work-items per thread beat one.
+// A 3-d range has more than one good shape, and which one wins depends on the GPU and the
+// kernel: its shape is tuned per kernel and extent (launch_shapes.hpp, range_shapes.hpp).
 //
 // KAPI_CUDA_RANGE_LAUNCH (default 1) chooses it; -DKAPI_CUDA_RANGE_LAUNCH=0 launches range
 // kernels through Kokkos's policies instead. It stays on for every Kokkos version until a
@@ -26,7 +27,11 @@
 #include <algorithm>
 #include <cstdint>
 
+#include <string>
+
 #include <kapi/cuda/detail/launch_support.hpp>
+#include <kapi/cuda/detail/range_shapes.hpp>
+#include <kapi/detail/launch_shape_setting.hpp>
 #include <kapi/integer_math.hpp>
 
 namespace kapi::detail {
@@ -60,19 +65,42 @@ __global__ void __launch_bounds__(256) cuda_range_2d(const Functor f, const std:
     f(i, j);
 }
 
+// Dimension 2 along x, dimension 1 along y; over dimension 0 each block walks `planes`
+// consecutive planes, then strides by the grid's z extent of such runs.
 template <class Functor>
-__global__ void __launch_bounds__(256)
-    cuda_range_3d(const Functor f, const std::int64_t n0, const std::int64_t n1, const std::int64_t n2) {
+__global__ void __launch_bounds__(256) cuda_range_3d(const Functor f, const std::int64_t n0, const std::int64_t n1,
+                                                     const std::int64_t n2, const std::int64_t planes) {
   const std::int64_t k = std::int64_t(blockIdx.x) * cuda_range_block_x + threadIdx.x;
   if (k >= n2) return;
-  for (std::int64_t i = blockIdx.z; i < n0; i += gridDim.z)
-    for (std::int64_t j = std::int64_t(blockIdx.y) * cuda_range_block_y + threadIdx.y; j < n1;
-         j += std::int64_t(gridDim.y) * cuda_range_block_y)
-      f(i, j, k);
+  for (std::int64_t first = std::int64_t(blockIdx.z) * planes; first < n0; first += std::int64_t(gridDim.z) * planes)
+    for (std::int64_t i = first, end = first + planes < n0 ? first + planes : n0; i < end; ++i)
+      for (std::int64_t j = std::int64_t(blockIdx.y) * cuda_range_block_y + threadIdx.y; j < n1;
+           j += std::int64_t(gridDim.y) * cuda_range_block_y)
+        f(i, j, k);
+}
+
+struct CudaRange3dShape {
+  dim3 grid;
+  std::int64_t planes;
+};
+
+/// The grid of candidate `shape` (cuda_range_shape_names) for a 3-d range.
+inline CudaRange3dShape cuda_range_3d_shape(int shape, std::int64_t n0, std::int64_t n1, std::int64_t n2,
+                                            const Kokkos::Cuda& space) {
+  auto clamp = [](std::int64_t n, std::int64_t hi) { return unsigned(n < 1 ? 1 : n < hi ? n : hi); };
+  const std::int64_t gx = kapi::ceil_div(n2, std::int64_t(cuda_range_block_x));
+  const unsigned gy = clamp(kapi::ceil_div(n1, std::int64_t(cuda_range_block_y)), cuda_max_grid_yz);
+  if (shape == cuda_range_planes_4)
+    return {dim3(unsigned(gx), gy, clamp(kapi::ceil_div(n0, std::int64_t(4)), cuda_max_grid_yz)), 4};
+  const std::int64_t grid_blocks = cuda_range_grid_blocks(gx * gy * n0, space);
+  const std::int64_t gz = std::min(cuda_max_grid_yz, kapi::ceil_div(grid_blocks, gx * gy));
+  return {dim3(unsigned(gx), gy, clamp(shape == cuda_range_strided_few ? kapi::ceil_div(gz, std::int64_t(4)) : gz, n0)),
+          1};
 }
 
 template <class Functor, int N>
-void cuda_launch_range(const Kokkos::Cuda& space, const Functor& f, const std::size_t (&extent)[N]) {
+void cuda_launch_range(const Kokkos::Cuda& space, const std::string& label, const Functor& f,
+                       const std::size_t (&extent)[N]) {
   KAPI_CUDA_ENSURE_LOCK_ARRAYS();
   auto blocks = [](std::int64_t n, std::int64_t per) { return kapi::ceil_div(n, per); };
   auto clamp = [](std::int64_t n, std::int64_t hi) { return unsigned(n < 1 ? 1 : n < hi ? n : hi); };
@@ -89,12 +117,15 @@ void cuda_launch_range(const Kokkos::Cuda& space, const Functor& f, const std::s
     const dim3 grid(unsigned(gx), clamp(full_y, std::min(cuda_max_grid_yz, blocks(grid_blocks, gx))));
     cuda_range_2d<<<grid, dim3(cuda_range_block_x, cuda_range_block_y), 0, stream>>>(f, n0, n1);
   } else {
-    const auto n0 = std::int64_t(extent[0]), n1 = std::int64_t(extent[1]), n2 = std::int64_t(extent[2]);
-    const std::int64_t gx = blocks(n2, cuda_range_block_x);
-    const unsigned gy = clamp(blocks(n1, cuda_range_block_y), cuda_max_grid_yz);
-    const std::int64_t grid_blocks = cuda_range_grid_blocks(gx * gy * n0, space);
-    const dim3 grid(unsigned(gx), gy, clamp(n0, std::min(cuda_max_grid_yz, blocks(grid_blocks, gx * gy))));
-    cuda_range_3d<<<grid, dim3(cuda_range_block_x, cuda_range_block_y), 0, stream>>>(f, n0, n1, n2);
+    const std::int64_t n[3] = {std::int64_t(extent[0]), std::int64_t(extent[1]), std::int64_t(extent[2])};
+    const auto kernel = &cuda_range_3d<Functor>;
+    const CudaRangeTrial trial = cuda_range_trial(reinterpret_cast<const void*>(kernel), label, n, space.cuda_device());
+    const CudaRange3dShape shape = cuda_range_3d_shape(trial.shape, n[0], n[1], n[2], space);
+    if (trial.start) check_cuda(cudaEventRecord(trial.start, stream), "timing a range kernel's launch shape");
+    kernel<<<shape.grid, dim3(cuda_range_block_x, cuda_range_block_y), 0, stream>>>(f, n[0], n[1], n[2], shape.planes);
+    // A failed launch records no stop: the tuner drops that trial.
+    if (trial.stop && cudaPeekAtLastError() == cudaSuccess)
+      check_cuda(cudaEventRecord(trial.stop, stream), "timing a range kernel's launch shape");
   }
   check_cuda_launch("a range kernel");
 }
