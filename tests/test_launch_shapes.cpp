@@ -31,7 +31,7 @@ TEST(LaunchShapes, SettingNamesAShapeOrSaysWhatItTakes) {
   }
   const auto bad = kapi::detail::parse_launch_shape_setting("planes-5");
   EXPECT_NE(bad.error.find("KAPI_CUDA_RANGE_SHAPE='planes-5'"), std::string::npos) << bad.error;
-  for (const char* name : {"'tuned'", "'strided'", "'strided-few'", "'planes-4'"})
+  for (const char* name : {"'tuned'", "'strided'", "'strided-few'", "'planes-4'", "'planes-4-unrolled'"})
     EXPECT_NE(bad.error.find(name), std::string::npos) << bad.error;
 }
 
@@ -50,7 +50,7 @@ KAPI_TYPED_TEST_SUITE(TunedRange);
 TYPED_TEST(TunedRange, EveryLaunchVisitsEachWorkItemOnce) {
   using Memory = typename TypeParam::memory_space;
   const std::size_t extents[][3] = {{37, 45, 70}, {300001, 1, 3}, {2, 600001, 1}};
-  constexpr int launches = 8;  // past the tuning's 2 timed launches per candidate
+  constexpr int launches = 10;  // past the tuning's 2 timed launches per candidate
   for (const auto& e : extents) {
     const std::size_t points = e[0] * e[1] * e[2];
     Kokkos::View<int*, Memory> visits("visits", points);

@@ -5,7 +5,7 @@
 // (every shape runs every work-item once, so each of those launches does the kernel's
 // work); later launches take the fastest. No table of devices fits it: which shape wins
 // depends on the GPU and on the kernel (a store per point wants blocks walking a few
-// consecutive planes, a stencil wants threads striding over many).
+// consecutive planes, a stencil threads that stride over many or walk them in order).
 //
 // KAPI_CUDA_RANGE_SHAPE chooses, read once per process: `tuned` (the default) or one
 // shape by name, for A/B measurements and reproducible runs:
@@ -13,7 +13,10 @@
 //                four work-items per thread, 8 to 128 waves of blocks
 //   strided-few  the same with a quarter of the blocks (each thread walks four times as
 //                many planes)
-//   planes-4     each block walks four consecutive planes of its (j, k) tile
+//   planes-4     each block walks four consecutive planes of its (j, k) tile, one after
+//                the other (a stencil finds its neighbour planes in cache)
+//   planes-4-unrolled  the same with the four planes' work-items issued together (more
+//                stores in flight per thread)
 // A bad value makes the first 3-d range launch on CUDA throw launch_error naming it.
 //
 //   for (const auto& c : kapi::launch_shape_choices()) std::cout << c.kernel << ": " << c.shape << '\n';

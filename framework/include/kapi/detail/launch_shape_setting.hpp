@@ -9,9 +9,14 @@
 namespace kapi::detail {
 
 /// The candidate grid shapes of a 3-d range launch on CUDA (launch_shapes.hpp), by index.
-enum CudaRangeShapeIndex : int { cuda_range_strided, cuda_range_strided_few, cuda_range_planes_4 };
-inline constexpr const char* cuda_range_shape_names[] = {"strided", "strided-few", "planes-4"};
-inline constexpr int cuda_range_shape_count = 3;
+enum CudaRangeShapeIndex : int {
+  cuda_range_strided,
+  cuda_range_strided_few,
+  cuda_range_planes_4,
+  cuda_range_planes_4_unrolled
+};
+inline constexpr const char* cuda_range_shape_names[] = {"strided", "strided-few", "planes-4", "planes-4-unrolled"};
+inline constexpr int cuda_range_shape_count = 4;
 
 struct LaunchShapeSetting {
   int shape = -1;     // a shape's index, or -1: tuned per kernel

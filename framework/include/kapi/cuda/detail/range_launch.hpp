@@ -65,23 +65,40 @@ __global__ void __launch_bounds__(256) cuda_range_2d(const Functor f, const std:
     f(i, j);
 }
 
-// Dimension 2 along x, dimension 1 along y; over dimension 0 each block walks `planes`
-// consecutive planes, then strides by the grid's z extent of such runs.
-template <class Functor>
-__global__ void __launch_bounds__(256) cuda_range_3d(const Functor f, const std::int64_t n0, const std::int64_t n1,
-                                                     const std::int64_t n2, const std::int64_t planes) {
+// Dimension 2 along x, dimension 1 along y (a grid-stride loop where it exceeds the grid's
+// y limit); over dimension 0 the grid's z dimension strides (Planes 1: the strided
+// shapes), or each block walks Planes consecutive planes, then strides by the grid's runs
+// of them: in order, or Unrolled, the Planes work-items of a thread issued together.
+template <class Functor, int Planes, bool Unrolled>
+__global__ void __launch_bounds__(256)
+    cuda_range_3d(const Functor f, const std::int64_t n0, const std::int64_t n1, const std::int64_t n2) {
   const std::int64_t k = std::int64_t(blockIdx.x) * cuda_range_block_x + threadIdx.x;
   if (k >= n2) return;
-  for (std::int64_t first = std::int64_t(blockIdx.z) * planes; first < n0; first += std::int64_t(gridDim.z) * planes)
-    for (std::int64_t i = first, end = first + planes < n0 ? first + planes : n0; i < end; ++i)
-      for (std::int64_t j = std::int64_t(blockIdx.y) * cuda_range_block_y + threadIdx.y; j < n1;
-           j += std::int64_t(gridDim.y) * cuda_range_block_y)
-        f(i, j, k);
+  const std::int64_t j0 = std::int64_t(blockIdx.y) * cuda_range_block_y + threadIdx.y,
+                     j_stride = std::int64_t(gridDim.y) * cuda_range_block_y;
+  if constexpr (Planes == 1) {
+    for (std::int64_t i = blockIdx.z; i < n0; i += gridDim.z)
+      for (std::int64_t j = j0; j < n1; j += j_stride) f(i, j, k);
+  } else if constexpr (Unrolled) {
+    for (std::int64_t first = std::int64_t(blockIdx.z) * Planes; first < n0; first += std::int64_t(gridDim.z) * Planes)
+      for (std::int64_t j = j0; j < n1; j += j_stride) {
+#pragma unroll
+        for (int p = 0; p < Planes; ++p)
+          if (first + p < n0) f(first + p, j, k);
+      }
+  } else {
+    for (std::int64_t first = std::int64_t(blockIdx.z) * Planes; first < n0; first += std::int64_t(gridDim.z) * Planes)
+      for (std::int64_t i = first, end = first + Planes < n0 ? first + Planes : n0; i < end; ++i)
+        for (std::int64_t j = j0; j < n1; j += j_stride) f(i, j, k);
+  }
 }
+
+inline constexpr int cuda_range_planes = 4;  // the planes-4 shape
 
 struct CudaRange3dShape {
   dim3 grid;
-  std::int64_t planes;
+  int planes;     // consecutive planes per block run, 1: the strided kernel
+  bool unrolled;  // the planes' work-items issued together
 };
 
 /// The grid of candidate `shape` (cuda_range_shape_names) for a 3-d range.
@@ -90,12 +107,13 @@ inline CudaRange3dShape cuda_range_3d_shape(int shape, std::int64_t n0, std::int
   auto clamp = [](std::int64_t n, std::int64_t hi) { return unsigned(n < 1 ? 1 : n < hi ? n : hi); };
   const std::int64_t gx = kapi::ceil_div(n2, std::int64_t(cuda_range_block_x));
   const unsigned gy = clamp(kapi::ceil_div(n1, std::int64_t(cuda_range_block_y)), cuda_max_grid_yz);
-  if (shape == cuda_range_planes_4)
-    return {dim3(unsigned(gx), gy, clamp(kapi::ceil_div(n0, std::int64_t(4)), cuda_max_grid_yz)), 4};
+  if (shape == cuda_range_planes_4 || shape == cuda_range_planes_4_unrolled)
+    return {dim3(unsigned(gx), gy, clamp(kapi::ceil_div(n0, std::int64_t(cuda_range_planes)), cuda_max_grid_yz)),
+            cuda_range_planes, shape == cuda_range_planes_4_unrolled};
   const std::int64_t grid_blocks = cuda_range_grid_blocks(gx * gy * n0, space);
   const std::int64_t gz = std::min(cuda_max_grid_yz, kapi::ceil_div(grid_blocks, gx * gy));
   return {dim3(unsigned(gx), gy, clamp(shape == cuda_range_strided_few ? kapi::ceil_div(gz, std::int64_t(4)) : gz, n0)),
-          1};
+          1, false};
 }
 
 template <class Functor, int N>
@@ -118,11 +136,16 @@ void cuda_launch_range(const Kokkos::Cuda& space, const std::string& label, cons
     cuda_range_2d<<<grid, dim3(cuda_range_block_x, cuda_range_block_y), 0, stream>>>(f, n0, n1);
   } else {
     const std::int64_t n[3] = {std::int64_t(extent[0]), std::int64_t(extent[1]), std::int64_t(extent[2])};
-    const auto kernel = &cuda_range_3d<Functor>;
-    const CudaRangeTrial trial = cuda_range_trial(reinterpret_cast<const void*>(kernel), label, n, space.cuda_device());
+    // The tuning is keyed by the strided kernel: one per functor.
+    const auto strided = &cuda_range_3d<Functor, 1, false>;
+    const CudaRangeTrial trial =
+        cuda_range_trial(reinterpret_cast<const void*>(strided), label, n, space.cuda_device());
     const CudaRange3dShape shape = cuda_range_3d_shape(trial.shape, n[0], n[1], n[2], space);
+    const auto kernel = shape.planes == 1 ? strided
+                        : shape.unrolled  ? &cuda_range_3d<Functor, cuda_range_planes, true>
+                                          : &cuda_range_3d<Functor, cuda_range_planes, false>;
     if (trial.start) check_cuda(cudaEventRecord(trial.start, stream), "timing a range kernel's launch shape");
-    kernel<<<shape.grid, dim3(cuda_range_block_x, cuda_range_block_y), 0, stream>>>(f, n[0], n[1], n[2], shape.planes);
+    kernel<<<shape.grid, dim3(cuda_range_block_x, cuda_range_block_y), 0, stream>>>(f, n[0], n[1], n[2]);
     // A failed launch records no stop: the tuner drops that trial.
     if (trial.stop && cudaPeekAtLastError() == cudaSuccess)
       check_cuda(cudaEventRecord(trial.stop, stream), "timing a range kernel's launch shape");
