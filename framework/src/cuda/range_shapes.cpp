@@ -22,6 +22,13 @@ namespace {
 constexpr int samples_per_shape = 2;
 constexpr std::size_t max_tuned_kernels = 4096;  // past it, new kernels run the first shape untimed
 
+// Clears the runtime's last error where it is only what the event queries left, so that
+// the next launch check does not report it; a launch's own error stays for its check.
+void forget_not_ready() {
+  const cudaError_t last = cudaPeekAtLastError();
+  if (last == cudaErrorNotReady || last == cudaErrorInvalidResourceHandle) (void)cudaGetLastError();
+}
+
 struct Trial {
   int shape;
   cudaEvent_t start, stop;
@@ -60,7 +67,7 @@ struct Tuner {
     for (auto it = t.pending.begin(); it != t.pending.end();) {
       const cudaError_t state = cudaEventQuery(it->stop);
       if (state == cudaErrorNotReady) {
-        (void)cudaGetLastError();  // not an error: the trial is still running
+        forget_not_ready();  // not an error: the trial is still running
         ++it;
         continue;
       }
@@ -68,7 +75,7 @@ struct Tuner {
       if (state != cudaSuccess || cudaEventElapsedTime(&ms, it->start, it->stop) != cudaSuccess) {
         // A trial whose launch failed (its stop event never recorded; the launch threw):
         // no time, and the shape is tried again.
-        (void)cudaGetLastError();
+        forget_not_ready();
         --t.issued[it->shape];
         cudaEventDestroy(it->start);
         cudaEventDestroy(it->stop);
