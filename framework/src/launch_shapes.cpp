@@ -5,6 +5,8 @@
 
 #include <kapi/detail/launch_shape_setting.hpp>
 
+#include "environment.hpp"
+
 namespace kapi::detail {
 
 LaunchShapeSetting parse_launch_shape_setting(const char* text) {
@@ -23,10 +25,8 @@ LaunchShapeSetting parse_launch_shape_setting(const char* text) {
 }
 
 const LaunchShapeSetting& launch_shape_setting_state() {
-  static const LaunchShapeSetting setting = [] {
-    const char* env = std::getenv("KAPI_CUDA_RANGE_SHAPE");
-    return env ? parse_launch_shape_setting(env) : LaunchShapeSetting{};
-  }();
+  static const LaunchShapeSetting setting =
+      setting_from_environment<LaunchShapeSetting>("KAPI_CUDA_RANGE_SHAPE", parse_launch_shape_setting);
   return setting;
 }
 

@@ -8,6 +8,8 @@
 
 #include <kapi/errors.hpp>
 
+#include "../environment.hpp"
+
 namespace kapi::detail {
 
 /// Parses a byte count: decimal digits with an optional K, M or G suffix (powers of 1024).
@@ -51,10 +53,8 @@ HostStackSetting parse_host_stack_bytes(const char* text) {
 
 /// The process' setting (the environment is read once).
 const HostStackSetting& host_stack_setting() {
-  static const HostStackSetting setting = [] {
-    const char* env = std::getenv("KAPI_HOST_STACK_BYTES");
-    return env ? parse_host_stack_bytes(env) : HostStackSetting{};
-  }();
+  static const HostStackSetting setting =
+      setting_from_environment<HostStackSetting>("KAPI_HOST_STACK_BYTES", parse_host_stack_bytes);
   return setting;
 }
 

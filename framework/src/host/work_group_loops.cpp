@@ -12,6 +12,8 @@
 #include <kapi/host/detail/group.hpp>
 #include <kapi/host/detail/work_group_setting.hpp>
 
+#include "../environment.hpp"
+
 namespace kapi::detail {
 
 HostWorkGroupSetting parse_host_work_groups(const char* text) {
@@ -29,10 +31,8 @@ HostWorkGroupSetting parse_host_work_groups(const char* text) {
 }
 
 const HostWorkGroupSetting& host_work_group_setting() {
-  static const HostWorkGroupSetting setting = [] {
-    const char* env = std::getenv("KAPI_WORK_GROUPS");
-    return env ? parse_host_work_groups(env) : HostWorkGroupSetting{};
-  }();
+  static const HostWorkGroupSetting setting =
+      setting_from_environment<HostWorkGroupSetting>("KAPI_WORK_GROUPS", parse_host_work_groups);
   return setting;
 }
 
