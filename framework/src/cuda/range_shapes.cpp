@@ -118,12 +118,11 @@ struct Tuner {
       return {t.chosen};
     }
     const int next = int(std::min_element(t.issued.begin(), t.issued.end()) - t.issued.begin());
-    if (t.issued[next] >= samples_per_shape) {  // every trial issued, some still running
-      const bool any_timed = std::any_of(t.timed.begin(), t.timed.end(), [](int n) { return n > 0; });
-      int best = 0;
+    if (t.issued[next] >= samples_per_shape) {  // every trial issued, some still running: the best so far
+      int best = -1;
       for (int s = 0; s < cuda_range_shape_count; ++s)
-        if (t.timed[s] > 0 && (t.timed[best] == 0 || t.best_ms[s] < t.best_ms[best])) best = s;
-      return {any_timed ? best : 0};
+        if (t.timed[s] > 0 && (best < 0 || t.best_ms[s] < t.best_ms[best])) best = s;
+      return {best < 0 ? 0 : best};
     }
     ++t.issued[next];
     Trial trial{next, event(), event()};

@@ -26,7 +26,6 @@
 #define KAPI_HAS_CUDA_RANGE_LAUNCH 1
 #include <algorithm>
 #include <cstdint>
-
 #include <string>
 
 #include <kapi/cuda/detail/launch_support.hpp>
@@ -40,6 +39,9 @@ inline constexpr unsigned cuda_range_block_x = 32, cuda_range_block_y = 8;
 inline constexpr unsigned cuda_range_block_1d = 256;
 inline constexpr std::int64_t cuda_max_grid_yz = 65535;
 inline constexpr std::int64_t cuda_range_items_per_thread = 4, cuda_range_min_waves = 8, cuda_range_max_waves = 128;
+
+/// A grid dimension of n blocks, at least 1 and at most hi.
+inline unsigned cuda_grid_extent(std::int64_t n, std::int64_t hi) { return unsigned(n < 1 ? 1 : n < hi ? n : hi); }
 
 /// Blocks for a range launch whose grid, at one work-item per thread, has `full` blocks.
 inline std::int64_t cuda_range_grid_blocks(std::int64_t full, const Kokkos::Cuda& space) {
@@ -104,15 +106,16 @@ struct CudaRange3dShape {
 /// The grid of candidate `shape` (cuda_range_shape_names) for a 3-d range.
 inline CudaRange3dShape cuda_range_3d_shape(int shape, std::int64_t n0, std::int64_t n1, std::int64_t n2,
                                             const Kokkos::Cuda& space) {
-  auto clamp = [](std::int64_t n, std::int64_t hi) { return unsigned(n < 1 ? 1 : n < hi ? n : hi); };
   const std::int64_t gx = kapi::ceil_div(n2, std::int64_t(cuda_range_block_x));
-  const unsigned gy = clamp(kapi::ceil_div(n1, std::int64_t(cuda_range_block_y)), cuda_max_grid_yz);
+  const unsigned gy = cuda_grid_extent(kapi::ceil_div(n1, std::int64_t(cuda_range_block_y)), cuda_max_grid_yz);
   if (shape == cuda_range_planes_4 || shape == cuda_range_planes_4_unrolled)
-    return {dim3(unsigned(gx), gy, clamp(kapi::ceil_div(n0, std::int64_t(cuda_range_planes)), cuda_max_grid_yz)),
-            cuda_range_planes, shape == cuda_range_planes_4_unrolled};
+    return {
+        dim3(unsigned(gx), gy, cuda_grid_extent(kapi::ceil_div(n0, std::int64_t(cuda_range_planes)), cuda_max_grid_yz)),
+        cuda_range_planes, shape == cuda_range_planes_4_unrolled};
   const std::int64_t grid_blocks = cuda_range_grid_blocks(gx * gy * n0, space);
   const std::int64_t gz = std::min(cuda_max_grid_yz, kapi::ceil_div(grid_blocks, gx * gy));
-  return {dim3(unsigned(gx), gy, clamp(shape == cuda_range_strided_few ? kapi::ceil_div(gz, std::int64_t(4)) : gz, n0)),
+  return {dim3(unsigned(gx), gy,
+               cuda_grid_extent(shape == cuda_range_strided_few ? kapi::ceil_div(gz, std::int64_t(4)) : gz, n0)),
           1, false};
 }
 
@@ -121,18 +124,17 @@ void cuda_launch_range(const Kokkos::Cuda& space, const std::string& label, cons
                        const std::size_t (&extent)[N]) {
   KAPI_CUDA_ENSURE_LOCK_ARRAYS();
   auto blocks = [](std::int64_t n, std::int64_t per) { return kapi::ceil_div(n, per); };
-  auto clamp = [](std::int64_t n, std::int64_t hi) { return unsigned(n < 1 ? 1 : n < hi ? n : hi); };
   cudaStream_t stream = space.cuda_stream();
   if constexpr (N == 1) {
     const auto n = std::int64_t(extent[0]);
     const std::int64_t full = blocks(n, cuda_range_block_1d);
-    cuda_range_1d<<<dim3(clamp(full, cuda_range_grid_blocks(full, space))), dim3(cuda_range_block_1d), 0, stream>>>(f,
-                                                                                                                    n);
+    cuda_range_1d<<<dim3(cuda_grid_extent(full, cuda_range_grid_blocks(full, space))), dim3(cuda_range_block_1d), 0,
+                    stream>>>(f, n);
   } else if constexpr (N == 2) {
     const auto n0 = std::int64_t(extent[0]), n1 = std::int64_t(extent[1]);
     const std::int64_t gx = blocks(n1, cuda_range_block_x), full_y = blocks(n0, cuda_range_block_y);
     const std::int64_t grid_blocks = cuda_range_grid_blocks(gx * full_y, space);
-    const dim3 grid(unsigned(gx), clamp(full_y, std::min(cuda_max_grid_yz, blocks(grid_blocks, gx))));
+    const dim3 grid(unsigned(gx), cuda_grid_extent(full_y, std::min(cuda_max_grid_yz, blocks(grid_blocks, gx))));
     cuda_range_2d<<<grid, dim3(cuda_range_block_x, cuda_range_block_y), 0, stream>>>(f, n0, n1);
   } else {
     const std::int64_t n[3] = {std::int64_t(extent[0]), std::int64_t(extent[1]), std::int64_t(extent[2])};
