@@ -84,9 +84,12 @@ pkgs=(cmake g++ ccache clang-format libgtest-dev libbenchmark-dev libopenblas-de
       libopenmpi-dev openmpi-bin)
 [ "$(uname -m)" = x86_64 ] || pkgs+=(libboost-context-dev)  # framework/src/host/context.hpp
 [ "$config" = hip ] && pkgs+=(hipcc)  # ROCm 5.2.3's HIP compiler (clang 15) and runtime headers
-[ "$config" = clang ] && pkgs+=(clang-16 libomp-16-dev)  # LLVM's compiler and OpenMP runtime
-if [ "$config" = clang ] && [ -n "$offline" ] && ! command -v clang++-16 > /dev/null; then
-  die 2 "the 'clang' configuration needs Debian's clang-16 and libomp-16-dev, which an offline pack does not carry; install them first"
+# LLVM's compiler, its development files (the work-group loop pass) and OpenMP runtime
+[ "${config#clang}" != "$config" ] && pkgs+=(clang-16 llvm-16-dev)
+[ "$config" = clang ] && pkgs+=(libomp-16-dev)
+if [ "${config#clang}" != "$config" ] && [ -n "$offline" ] && ! command -v clang++-16 > /dev/null; then
+  needs="clang-16, llvm-16-dev"; [ "$config" = clang ] && needs+=" and libomp-16-dev"
+  die 2 "the '$config' configuration needs Debian's $needs, which an offline pack does not carry; install them first"
 fi
 cross=0
 [ "$config" != "${config%-aarch64}" ] && cross=1
