@@ -65,6 +65,8 @@
 #include <llvm/Transforms/Vectorize/LoopVectorize.h>
 
 #include <algorithm>
+#include <cctype>
+#include <cstring>
 #include <deque>
 #include <map>
 #include <memory>
@@ -146,6 +148,9 @@ bool known_barrier_free(const Function& f, const TargetLibraryInfo& tli) {
         "_ZNK6Kokkos", "__kmpc_",   "omp_",     "__gxx_", "kapi_host_", "_Znw",   "_Zna",     "_Zdl",
         "_Zda",        "__clang_",  "__assert", "abort",  "__asan",     "__ubsan"})
     if (n.startswith(prefix)) return true;
+  // std's abbreviated names (std::allocator as Sa, std::basic_string as Sb, ...)
+  for (const char* prefix : {"_ZNS", "_ZNKS"})
+    if (n.startswith(prefix) && n.size() > std::strlen(prefix) && std::islower(n[std::strlen(prefix)])) return true;
   return false;
 }
 
@@ -171,10 +176,18 @@ class MarkerReach {
   DenseMap<Function*, bool> memo_;
 };
 
-// Inlines every call of f that reaches a marker; returns why not, or "".
-std::string inline_marker_calls(Function& f, const TargetLibraryInfo& tli) {
+// Inlines every call of f that reaches a marker; returns why not, or "". With `all`, other
+// calls with a body too while f stays under a size budget: at -O0 nothing was inlined into
+// the kernel, so its id queries, View accessors and captures stay calls that take the
+// work-item's locals by address, no local reaches a register, and the uniformity analysis
+// sees every loop counter as written through memory the work-items share.
+std::string inline_marker_calls(Function& f, const TargetLibraryInfo& tli, bool all) {
+  constexpr unsigned budget = 20000;  // instructions; what -O1's inliner would leave is far less
   MarkerReach reach;
+  SmallPtrSet<CallBase*, 8> kept;  // barrier-free calls InlineFunction refused
   for (int round = 0; round < 64; ++round) {
+    unsigned size = 0;
+    for (BasicBlock& b : f) size += unsigned(b.size());
     SmallVector<CallBase*, 16> todo;
     for (Instruction& i : instructions(f)) {
       auto* call = dyn_cast<CallBase>(&i);
@@ -190,17 +203,23 @@ std::string inline_marker_calls(Function& f, const TargetLibraryInfo& tli) {
           return "a call to '" + callee->getName().str() + "', compiled elsewhere, which might reach a barrier";
         continue;
       }
-      if (reach.reaches(callee)) todo.push_back(call);
+      if (reach.reaches(callee) || (all && size < budget && callee != &f && !kept.count(call))) todo.push_back(call);
     }
     if (todo.empty()) return "";
     for (CallBase* call : todo) {
       InlineFunctionInfo info;
-      const std::string callee = call->getCalledFunction()->getName().str();
-      if (!InlineFunction(*call, info).isSuccess())
-        return "a call to '" + callee + "', which reaches a barrier, could not be inlined";
+      Function* callee = call->getCalledFunction();
+      if (InlineFunction(*call, info).isSuccess()) continue;
+      if (reach.reaches(callee))
+        return "a call to '" + callee->getName().str() + "', which reaches a barrier, could not be inlined";
+      kept.insert(call);
     }
   }
-  return "calls that reach a barrier nest too deeply to inline";
+  for (Instruction& i : instructions(f))
+    if (auto* call = dyn_cast<CallBase>(&i);
+        call && !is_marker(call->getCalledFunction()) && reach.reaches(call->getCalledFunction()))
+      return "calls that reach a barrier nest too deeply to inline";
+  return "";
 }
 
 // The kernel's arguments: memory at constant offsets from the loop form's closure (an
@@ -444,11 +463,17 @@ class Rewriter {
   std::string run(unsigned& regions_out) {
     if (!f_.getReturnType()->isVoidTy()) return "the loop form does not return void";
     const TargetLibraryInfo& tli = fam_.getResult<TargetLibraryAnalysis>(f_);
-    if (std::string why = inline_marker_calls(f_, tli); !why.empty()) return why;
+    const bool unoptimised = f_.hasFnAttribute(Attribute::OptimizeNone);
+    if (std::string why = inline_marker_calls(f_, tli, unoptimised); !why.empty()) return why;
     f_.removeFnAttr(Attribute::OptimizeNone);
     f_.removeFnAttr(Attribute::NoInline);
     fam_.invalidate(f_, PreservedAnalyses::none());
-    {  // the inlined bodies' locals to registers, as the optimizer would have
+    if (unoptimised) {  // what -O1 would have made of the inlined kernel, for the analyses
+      // (twice: -O1 simplifies each callee before inlining it; here they came in unsimplified)
+      PassBuilder pb;
+      for (int k = 0; k < 2; ++k)
+        pb.buildFunctionSimplificationPipeline(OptimizationLevel::O1, ThinOrFullLTOPhase::None).run(f_, fam_);
+    } else {  // the inlined bodies' locals to registers, as the optimizer would have
       FunctionPassManager fpm;
       fpm.addPass(SROAPass(SROAOptions::PreserveCFG));
       fpm.run(f_, fam_);
