@@ -23,7 +23,7 @@
 namespace kapi::detail {
 
 /// Largest value type a flat group collective carries (one slot per work-item).
-inline constexpr std::size_t host_collective_slot_bytes = 16;
+inline constexpr std::size_t host_collective_slot_bytes = HostGroup::collective_slot_bytes;
 
 template <class T>
 struct HostCollectiveHalf {
@@ -38,9 +38,7 @@ HostCollectiveHalf<T> host_collective_half(HostGroup& group, std::size_t parity)
                     alignof(T) <= host_collective_slot_bytes,
                 "kapi group algorithms carry trivially copyable values of at most 16 bytes");
   constexpr std::size_t header = 2 * host_collective_slot_bytes;  // flag, result
-  const std::size_t half = header + group.size() * host_collective_slot_bytes;
-  // Re-fetched after every barrier: another work-item may have grown (moved) the buffer.
-  char* base = static_cast<char*>(group.collective_buffer(2 * half)) + parity * half;
+  char* base = static_cast<char*>(group.collective_buffer()) + parity * HostGroup::collective_half_bytes(group.size());
   return {reinterpret_cast<bool*>(base), reinterpret_cast<T*>(base + host_collective_slot_bytes),
           reinterpret_cast<T*>(base + header)};
 }

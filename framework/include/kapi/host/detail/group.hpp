@@ -89,12 +89,14 @@ class HostGroup {
   /// work-item at a converged point, which lets collectives alternate buffers).
   std::size_t barriers_passed() const { return synchronised_ ? barriers_passed_[current_] : 0; }
 
-  /// The group's scratch for collectives (group algorithms): at least `bytes`, aligned
-  /// for any scalar, shared by the group's work-items until the group ends.
-  void* collective_buffer(std::size_t bytes) {
-    if (collective_.size() * sizeof(Slot) < bytes) grow(collective_, bytes);
-    return collective_.data();
-  }
+  /// The group's scratch for collectives (group algorithms): two halves, each a flag, a
+  /// result and one slot per work-item, of collective_slot_bytes each, aligned for any
+  /// scalar. Sized when the group starts, so it stays where it is for the whole group: a
+  /// collective's loops over work-items (the work-group loop pass) keep its address in a
+  /// register instead of asking for it per work-item.
+  static constexpr std::size_t collective_slot_bytes = 16;
+  static constexpr std::size_t collective_half_bytes(std::size_t count) { return (2 + count) * collective_slot_bytes; }
+  void* collective_buffer() { return collective_.data(); }
 
   /// The running group's local memory (every LocalAccessor): this thread's buffer, at
   /// least `bytes`, aligned to 16 bytes; SYCL leaves local memory undefined at a group's
