@@ -65,8 +65,6 @@
 #include <llvm/Transforms/Vectorize/LoopVectorize.h>
 
 #include <algorithm>
-#include <cctype>
-#include <cstring>
 #include <deque>
 #include <map>
 #include <memory>
@@ -150,7 +148,8 @@ bool known_barrier_free(const Function& f, const TargetLibraryInfo& tli) {
     if (n.startswith(prefix)) return true;
   // std's abbreviated names (std::allocator as Sa, std::basic_string as Sb, ...)
   for (const char* prefix : {"_ZNS", "_ZNKS"})
-    if (n.startswith(prefix) && n.size() > std::strlen(prefix) && std::islower(n[std::strlen(prefix)])) return true;
+    if (StringRef rest = n; rest.consume_front(prefix) && !rest.empty() && rest.front() >= 'a' && rest.front() <= 'z')
+      return true;
   return false;
 }
 

@@ -137,8 +137,8 @@ void HostGroup::begin(std::size_t count, std::size_t group_linear_id, LaunchStat
   started_ = 1;  // work-item 0 runs in the thread's own context
   diverged_ = false;
   synchronised_ = false;  // barriers_passed_ is set up at work-item 0's first barrier
-  if (collective_.size() * sizeof(Slot) < 2 * collective_half_bytes(count))
-    grow(collective_, 2 * collective_half_bytes(count));
+  const std::size_t collective_bytes = 2 * collective_half_bytes(count);  // count <= host_max_work_group_size
+  if (collective_.size() * sizeof(Slot) < collective_bytes) grow(collective_, collective_bytes);
   if (contexts_.size() < count) {
     contexts_.resize(count);
     asan_fake_stacks_.resize(count);

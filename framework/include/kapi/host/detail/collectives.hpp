@@ -37,7 +37,7 @@ HostCollectiveHalf<T> host_collective_half(HostGroup& group, std::size_t parity)
   static_assert(std::is_trivially_copyable_v<T> && sizeof(T) <= host_collective_slot_bytes &&
                     alignof(T) <= host_collective_slot_bytes,
                 "kapi group algorithms carry trivially copyable values of at most 16 bytes");
-  constexpr std::size_t header = 2 * host_collective_slot_bytes;  // flag, result
+  constexpr std::size_t header = HostGroup::collective_header_bytes;
   char* base = static_cast<char*>(group.collective_buffer()) + parity * HostGroup::collective_half_bytes(group.size());
   return {reinterpret_cast<bool*>(base), reinterpret_cast<T*>(base + host_collective_slot_bytes),
           reinterpret_cast<T*>(base + header)};

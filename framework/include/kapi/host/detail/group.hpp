@@ -95,7 +95,10 @@ class HostGroup {
   /// collective's loops over work-items (the work-group loop pass) keep its address in a
   /// register instead of asking for it per work-item.
   static constexpr std::size_t collective_slot_bytes = 16;
-  static constexpr std::size_t collective_half_bytes(std::size_t count) { return (2 + count) * collective_slot_bytes; }
+  static constexpr std::size_t collective_header_bytes = 2 * collective_slot_bytes;  // flag, result
+  static constexpr std::size_t collective_half_bytes(std::size_t count) {
+    return collective_header_bytes + count * collective_slot_bytes;
+  }
   void* collective_buffer() { return collective_.data(); }
 
   /// The running group's local memory (every LocalAccessor): this thread's buffer, at
