@@ -11,18 +11,21 @@
 #include <kapi/item.hpp>
 #include <kapi/launch.hpp>
 #include <kapi/local_accessor.hpp>
+#include <kapi/phased.hpp>
 #include <kapi/range.hpp>
 #include <kapi/sub_group_algorithms.hpp>
 
 #include <gmock/gmock.h>
 
 #include <cmath>
-#include <limits>
+#include <cstdint>
 #include <cstdio>
+#include <limits>
 #include <initializer_list>
 #include <random>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "execution_spaces.hpp"
 #include "operator_cases.hpp"
@@ -232,6 +235,99 @@ TYPED_TEST(GroupAlgorithms, FloatingPointWithinToleranceAndReproducible) {
   for (std::size_t size : kapi_test::group_sizes<TypeParam>()) {
     check_floating_point_tolerance<TypeParam, float>(size);
     check_floating_point_tolerance<TypeParam, double>(size);
+  }
+}
+
+// ----------------------------------------------------- the host's combining order
+
+// On host backends reductions combine in a documented order (docs: "Results"): eight
+// contiguous blocks of local ids, each summed left to right (the last block also takes
+// the n mod 8 ids after them), then the blocks' sums left to right; groups under 16 items
+// fold left to right. Written out here from that description.
+float documented_host_order(const std::vector<float>& v, std::size_t first, std::size_t n) {
+  float sum = v[first];
+  if (n < 16) {
+    for (std::size_t i = 1; i < n; ++i) sum += v[first + i];
+    return sum;
+  }
+  const std::size_t m = n / 8;
+  for (int b = 0; b < 8; ++b) {
+    const std::size_t begin = b * m, end = b == 7 ? n : begin + m;
+    float block = v[first + begin];
+    for (std::size_t i = begin + 1; i < end; ++i) block += v[first + i];
+    sum = b == 0 ? block : sum + block;
+  }
+  return sum;
+}
+
+// Associative, not commutative: regrouping keeps the last value, reordering would not.
+struct KeepLast {
+  template <class T>
+  KOKKOS_INLINE_FUNCTION T operator()(const T&, const T& b) const {
+    return b;
+  }
+};
+
+template <class Space>
+struct FoldOrderFlat {
+  Vec<float, Space> in;
+  Mat<float, Space> sums;
+  Mat<std::int64_t, Space> lasts;
+  KOKKOS_INLINE_FUNCTION void operator()(const kapi::NdItem<1>& it) const {
+    const auto g = it.get_group();
+    const float s = kapi::reduce_over_group(g, in(it.get_global_id(0)), kapi::plus<>());
+    const std::int64_t last = kapi::reduce_over_group(g, std::int64_t(it.get_local_id(0)), KeepLast{});
+    if (it.get_local_id(0) == 0) sums(g.get_group_linear_id(), 0) = s, lasts(g.get_group_linear_id(), 0) = last;
+  }
+};
+
+template <class Space>
+struct FoldOrderPhased {
+  Vec<float, Space> in;
+  Mat<float, Space> sums;
+  Mat<std::int64_t, Space> lasts;
+  KOKKOS_INLINE_FUNCTION void operator()(const kapi::WorkGroup<1>& wg) const {
+    const float s = kapi::reduce_over_work_items(
+        wg, [&](const kapi::NdItem<1>& it) { return in(it.get_global_id(0)); }, kapi::plus<>());
+    const std::int64_t last = kapi::reduce_over_work_items(
+        wg, [&](const kapi::NdItem<1>& it) { return std::int64_t(it.get_local_id(0)); }, KeepLast{});
+    const std::size_t g = wg.get_group_linear_id();
+    kapi::single_work_item(wg, [&] { sums(g, 1) = s, lasts(g, 1) = last; });
+  }
+};
+
+TYPED_TEST(GroupAlgorithms, HostReductionsCombineInTheDocumentedOrder) {
+  using S = TypeParam;
+  if constexpr (!kapi_test::is_host_space<S>) {
+    GTEST_SKIP() << "device backends combine as a tree";
+  } else {
+    for (std::size_t size : {7, 16, 17, 100, 257, 1023, 1024}) {
+      const std::size_t groups = 3, n = groups * size;
+      // Magnitudes from 1 to 10^7 mixed, so that each grouping rounds differently.
+      std::mt19937 gen{static_cast<unsigned>(size)};
+      std::uniform_real_distribution<double> dist(-1.0, 1.0);
+      std::vector<float> in(n);
+      for (auto& x : in) x = float(dist(gen) * std::pow(10.0, double(gen() % 8)));
+      auto din = kapi_test::make_view<float, S>("in", n, [&](std::size_t i) { return in[i]; });
+      Mat<float, S> sums("sums", groups, 2);
+      Mat<std::int64_t, S> lasts("lasts", groups, 2);
+      kapi::call_kernel(S(), FoldOrderFlat<S>{din, sums, lasts}, kapi::NdRange<1>({n}, {size}));
+      kapi::call_kernel(S(), FoldOrderPhased<S>{din, sums, lasts}, kapi::NdRange<1>({n}, {size}));
+      const auto hs = kapi_test::to_host(sums);
+      const auto hl = kapi_test::to_host(lasts);
+      bool differs_from_left_fold = false;
+      for (std::size_t g = 0; g < groups; ++g) {
+        const float expect = documented_host_order(in, g * size, size);
+        float left = in[g * size];
+        for (std::size_t l = 1; l < size; ++l) left += in[g * size + l];
+        differs_from_left_fold |= left != expect;
+        EXPECT_EQ(hs(g, 0), expect) << "reduce_over_group, group " << g << " of size " << size;
+        EXPECT_EQ(hs(g, 1), expect) << "reduce_over_work_items, group " << g << " of size " << size;
+        EXPECT_EQ(hl(g, 0), std::int64_t(size - 1)) << "reduce_over_group reordered, size " << size;
+        EXPECT_EQ(hl(g, 1), std::int64_t(size - 1)) << "reduce_over_work_items reordered, size " << size;
+      }
+      if (size >= 100) EXPECT_TRUE(differs_from_left_fold) << "the inputs do not tell the orders apart, size " << size;
+    }
   }
 }
 

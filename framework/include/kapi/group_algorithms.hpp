@@ -11,11 +11,13 @@
 //   T total = kapi::joint_reduce(g, tile.get_pointer(), tile.get_pointer() + n, kapi::maximum<>());
 // Values are arithmetic types (bool, integers, float, double).
 //
-// Results: integers are exact. Floating point depends on the combining order: on host
-// backends every algorithm is a sequential left fold in local-id order (exactly the
-// serial loop's result); on device backends reductions and scans combine in a tree, so
-// they match a double-precision reference within n·ε·Σ|x| (ε of the value type, n the
-// number of values), the standard bound for any summation order.
+// Results: integers are exact. Floating point depends on the combining order, which is
+// fixed by the group size: on host backends scans are a left fold in local-id order (the
+// serial loop's result) and reductions combine eight contiguous blocks of local ids, each
+// folded left to right (host/detail/group_fold.hpp); on device backends reductions and
+// scans combine in a tree. Either way results match a double-precision reference within
+// n·ε·Σ|x| (ε of the value type, n the number of values), the standard bound for any
+// summation order.
 //
 // Mapping (detail/group_ops.hpp): device code uses warp shuffles and block
 // collectives (team/detail/group_algorithms.hpp); host backends run the group as host contexts and

@@ -89,7 +89,8 @@ class PerWorkItem {
   detail::group_ops::PerWorkItemStorage<T> values_;
 };
 
-/// A phase that returns op over f(item) of every work-item (local-id order on host),
+/// A phase that returns op over f(item) of every work-item (on host: f called in local-id
+/// order, the values combined as reduce_over_group combines them),
 /// the same value to the whole group.
 template <int N, class F, class Op>
 KAPI_FUNCTION auto reduce_over_work_items(const WorkGroup<N>& wg, const F& f, const Op& op) {

@@ -277,7 +277,8 @@ detail::reduce_value_t<View> reduce(const ExecSpace& space, const View& x, const
 /// Depth d of the summation tree of a reduction of n elements of T on `space`: a
 /// floating-point sum is within d * eps * sum|x| of the exact one. Work-items' chunks
 /// (chunk_reduce.hpp), then per group a local-memory tree (recursive, every pass) or
-/// reduce_over_group (single pass: a left fold in local-id order on host backends; on
+/// reduce_over_group (single pass: on host backends eight blocks of local ids, each a left
+/// fold, then the blocks (host/detail/group_fold.hpp); on
 /// devices a warp tree, then the warps' totals in order, or Kokkos' tree: at most 2
 /// log2(size) levels) before and after the last group's run over the partials.
 template <class T, class ExecSpace>

@@ -2,15 +2,20 @@
 #pragma once
 // Group algorithms for work-groups that run as host contexts (host/detail/group.hpp).
 // Protocol of one collective: every work-item writes its value into its slot of the
-// group's collective buffer and reaches a barrier; the first work-item to resume after
-// it combines all slots once, in local-id order (so results are deterministic and, for
-// floating point, equal to a sequential left fold); every work-item then reads its
-// result. Collectives alternate between two halves of the buffer by the barrier count's
-// parity: a half is written again only two barriers later, when every work-item has
-// read it. A barrier-free group that calls a collective reaches that barrier, so its
-// work-items get contexts like any group with barriers. The barrier, the work-item's id
-// and the barrier count go through the C functions that the work-group loop pass turns
-// into its loops' own (host/detail/work_group_loops.hpp); the protocol is the same there.
+// group's collective buffer and reaches a barrier. Both host engines run a group's
+// work-items in local-id order between barriers (the contexts one after another, the
+// work-group loops as loops over local ids), so work-item 0 is the first to go on after
+// the barrier: it combines the slots once (reductions in host_group_fold's order, scans
+// left to right in local-id order: results depend on the group size alone), then every
+// work-item reads its result. The combine hangs on the local id alone, not on a flag in
+// memory, so in a loop over work-items it is the first iteration's, which the compiler
+// peels off, and the rest is a plain loop. Collectives alternate between two halves of the buffer by
+// the barrier count's parity: a half is written again only two barriers later, when
+// every work-item has read it. A barrier-free group that calls a collective reaches that
+// barrier, so its work-items get contexts like any group with barriers. The barrier, the
+// work-item's id and the barrier count go through the C functions that the work-group
+// loop pass turns into its loops' own (host/detail/work_group_loops.hpp); the protocol is
+// the same there.
 #include <cstddef>
 #include <new>
 #include <string>
@@ -18,6 +23,7 @@
 
 #include <kapi/detail/sequential_scan.hpp>
 #include <kapi/host/detail/group.hpp>
+#include <kapi/host/detail/group_fold.hpp>
 #include <kapi/host/detail/work_group_loops.hpp>
 
 namespace kapi::detail {
@@ -27,9 +33,8 @@ inline constexpr std::size_t host_collective_slot_bytes = HostGroup::collective_
 
 template <class T>
 struct HostCollectiveHalf {
-  bool* combined;  // set by the work-item that combined the slots
-  T* result;       // one value for reductions
-  T* slots;        // one value per work-item
+  T* result;  // one value for reductions
+  T* slots;   // one value per work-item
 };
 
 template <class T>
@@ -39,38 +44,25 @@ HostCollectiveHalf<T> host_collective_half(HostGroup& group, std::size_t parity)
                 "kapi group algorithms carry trivially copyable values of at most 16 bytes");
   constexpr std::size_t header = HostGroup::collective_header_bytes;
   char* base = static_cast<char*>(group.collective_buffer()) + parity * HostGroup::collective_half_bytes(group.size());
-  return {reinterpret_cast<bool*>(base), reinterpret_cast<T*>(base + host_collective_slot_bytes),
-          reinterpret_cast<T*>(base + header)};
+  return {reinterpret_cast<T*>(base), reinterpret_cast<T*>(base + header)};
 }
 
-/// One collective: contributes `mine`, waits for the group, lets the first work-item to
-/// resume run combine(half) once, and returns read(half, local_id).
+/// One collective: contributes `mine`; after the barrier work-item 0 runs combine(half)
+/// once, and every work-item returns read(half, local_id).
 template <class T, class Combine, class Read>
 auto host_collective(HostGroup& group, const T& mine, const Combine& combine, const Read& read) {
   const std::size_t parity = kapi_host_barriers_passed(&group) & 1, me = kapi_host_work_item(&group);
-  {
-    auto h = host_collective_half<T>(group, parity);
-    ::new (static_cast<void*>(h.slots + me)) T(mine);
-    *h.combined = false;
-  }
+  ::new (static_cast<void*>(host_collective_half<T>(group, parity).slots + me)) T(mine);
   kapi_host_group_barrier(&group);
-  auto h = host_collective_half<T>(group, parity);
-  if (!*h.combined) {
-    combine(h);
-    *h.combined = true;
-  }
+  const auto h = host_collective_half<T>(group, parity);
+  if (me == 0) combine(h);
   return read(h, me);
 }
 
 template <class T, class Op>
 T host_reduce(HostGroup& group, const T& x, const Op& op) {
   return host_collective(
-      group, x,
-      [&](const HostCollectiveHalf<T>& h) {
-        T acc = h.slots[0];
-        for (std::size_t i = 1; i < group.size(); ++i) acc = T(op(acc, h.slots[i]));
-        *h.result = acc;
-      },
+      group, x, [&](const HostCollectiveHalf<T>& h) { *h.result = host_group_fold<T>(group.size(), h.slots, op); },
       [](const HostCollectiveHalf<T>& h, std::size_t) { return *h.result; });
 }
 
@@ -103,8 +95,7 @@ T host_broadcast(HostGroup& group, const T& x, std::size_t from) {
       [from, valid](const HostCollectiveHalf<T>& h, std::size_t me) { return h.slots[valid ? from : me]; });
 }
 
-/// A collective whose whole work is done once, by the first work-item to resume after the
-/// barrier (joint algorithms: the host thread runs the group anyway, so one sequential
+/// A collective whose whole work is done once, by work-item 0 after the barrier (joint algorithms: the host thread runs the group anyway, so one sequential
 /// pass is both the fastest and the exact order); `work()` returns the shared result.
 template <class R, class Work>
 R host_once(HostGroup& group, const Work& work) {

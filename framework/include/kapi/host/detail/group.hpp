@@ -89,13 +89,13 @@ class HostGroup {
   /// work-item at a converged point, which lets collectives alternate buffers).
   std::size_t barriers_passed() const { return synchronised_ ? barriers_passed_[current_] : 0; }
 
-  /// The group's scratch for collectives (group algorithms): two halves, each a flag, a
-  /// result and one slot per work-item, of collective_slot_bytes each, aligned for any
+  /// The group's scratch for collectives (group algorithms): two halves, each a result
+  /// and one slot per work-item, of collective_slot_bytes each, aligned for any
   /// scalar. Sized when the group starts, so it stays where it is for the whole group: a
   /// collective's loops over work-items (the work-group loop pass) keep its address in a
   /// register instead of asking for it per work-item.
   static constexpr std::size_t collective_slot_bytes = 16;
-  static constexpr std::size_t collective_header_bytes = 2 * collective_slot_bytes;  // flag, result
+  static constexpr std::size_t collective_header_bytes = collective_slot_bytes;  // the result
   static constexpr std::size_t collective_half_bytes(std::size_t count) {
     return collective_header_bytes + count * collective_slot_bytes;
   }

@@ -3,7 +3,7 @@
 // The group algorithms (group_algorithms.hpp) and phases (phased.hpp) on host backends,
 // where one host thread runs the whole work-group: flat collectives go through the
 // group's collective buffer (collectives.hpp), joint algorithms and phases are sequential
-// loops in local-id order.
+// loops in local-id order; reductions combine in group_fold.hpp's order.
 #include <cstddef>
 
 #include <kapi/config.hpp>
@@ -12,6 +12,7 @@
 #include <kapi/device_limits.hpp>
 #include <kapi/functional.hpp>
 #include <kapi/host/detail/collectives.hpp>
+#include <kapi/host/detail/group_fold.hpp>
 #include <kapi/work_group.hpp>
 
 namespace kapi::detail::host_group_ops {
@@ -102,16 +103,25 @@ void single_work_item(const WorkGroup<N>&, const F& f) {
   f();
 }
 
+/// The work-items' values taken in local-id order, then combined as reduce_over_group
+/// combines them (group_fold.hpp), so the phased and the flat form agree bit for bit.
+/// Values wider than a flat collective carries fold left to right (not kept on the stack).
 template <class T, int N, class F, class Op>
 T reduce_over_work_items(const WorkGroup<N>& wg, const F& f, const Op& op) {
-  T acc{};
-  bool first = true;
-  host_group_ops::for_each_work_item(wg, [&](const NdItem<N>& it) {
-    const T v = f(it);
-    acc = first ? v : T(op(acc, v));
-    first = false;
-  });
-  return acc;
+  const std::size_t n = wg.get_local_linear_range();
+  if (n < host_fold_min_blocked || sizeof(T) > host_collective_slot_bytes) {
+    T acc{};
+    bool first = true;
+    host_group_ops::for_each_work_item(wg, [&](const NdItem<N>& it) {
+      const T v = f(it);
+      acc = first ? v : T(op(acc, v));
+      first = false;
+    });
+    return acc;
+  }
+  T values[host_max_work_group_size];
+  host_group_ops::for_each_work_item(wg, [&](const NdItem<N>& it) { values[it.get_local_linear_id()] = f(it); });
+  return host_group_fold<T>(n, values, op);
 }
 
 /// A PerWorkItem's values: one per work-item on the running thread's stack.
