@@ -3,7 +3,10 @@
 # on <ranks> ranks under mpiexec (the MPI layer's tests, the distributed apps). On a
 # machine with fewer cores than ranks (CI: 2) OpenMPI needs --oversubscribe, and as root
 # (CI containers) its two consent variables; each rank runs one host thread, unbound, so
-# that oversubscribed ranks share the cores instead of fighting over one.
+# that oversubscribed ranks share the cores instead of fighting over one. One mpiexec at a
+# time (RESOURCE_LOCK, under `ctest -j`): OpenMPI's mpiexecs share a session directory in
+# /tmp, which one of them removes while another starts in it ("A call to mkdir was unable
+# to create the desired directory").
 set(KAPI_MPIEXEC_FLAGS "" CACHE STRING "Extra mpiexec flags of the MPI tests (OpenMPI: --oversubscribe --bind-to none are added)")
 execute_process(COMMAND ${MPIEXEC_EXECUTABLE} --version OUTPUT_VARIABLE kapi_mpiexec_version ERROR_QUIET)
 set(kapi_mpiexec_flags ${KAPI_MPIEXEC_FLAGS})
@@ -25,7 +28,7 @@ function(kapi_add_mpi_test name ranks)
   add_test(NAME ${name} COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${ranks} ${kapi_mpiexec_flags}
                                 ${MPIEXEC_PREFLAGS} ${ARGN} ${MPIEXEC_POSTFLAGS})
   set_tests_properties(${name} PROPERTIES ENVIRONMENT "${kapi_mpi_test_environment}" TIMEOUT 300 PROCESSORS ${ranks}
-                                          LABELS mpi)
+                                          RESOURCE_LOCK kapi_mpiexec LABELS mpi)
 endfunction()
 
 # kapi_add_mpi_rejects(<name> <ranks> <status> <regex> <args>...): like kapi_add_mpi_test, and
@@ -45,5 +48,5 @@ function(kapi_add_mpi_rejects name ranks status regex)
   add_test(NAME ${name} COMMAND ${CMAKE_COMMAND} -DNARGS=${i} ${defs} -DSTATUS=${status} "-DEXPECT=${regex}"
                                 -P ${kapi_expect_exit_script})
   set_tests_properties(${name} PROPERTIES ENVIRONMENT "${kapi_mpi_test_environment}" TIMEOUT 300 PROCESSORS ${ranks}
-                                          LABELS mpi)
+                                          RESOURCE_LOCK kapi_mpiexec LABELS mpi)
 endfunction()
