@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: Apache-2.0
+# The probe run on the GPU machine (device tool): build, init3d at N = 1000, Nsight Compute.
 set -x
 KAPI_OFFLINE=.offline KAPI_JOBS=16 ./kapi build cuda-hopper > $OUT/build.log 2>&1 || { tail -30 $OUT/build.log; exit 1; }
 A=build/cuda-hopper/apps/init3d/kapi-init3d

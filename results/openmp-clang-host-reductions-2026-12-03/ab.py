@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: Apache-2.0
+# A/B of bench_barrier binaries: fastest repetition per row, as a ratio to the team twin of the same run.
 import json, subprocess, sys, os, collections
 T=sys.argv[1]; R=int(sys.argv[2]); bins=sys.argv[3:]
 env=dict(os.environ, OMP_NUM_THREADS=T, KOKKOS_NUM_THREADS=T, OMP_PROC_BIND='spread', OMP_PLACES='threads')
