@@ -8,9 +8,9 @@
 // the barrier: it combines the slots once (reductions in host_group_fold's order, scans
 // left to right in local-id order: results depend on the group size alone), then every
 // work-item reads its result. The combine hangs on the local id alone, not on a flag in
-// memory, so in a loop over work-items it is the first iteration's, which the compiler
-// peels off, and the rest is a plain loop. Collectives alternate between two halves of the buffer by
-// the barrier count's parity: a half is written again only two barriers later, when
+// memory: in a loop over work-items it is a test of the loop's counter, not a store and a
+// load per work-item. Collectives alternate between two halves of the buffer by the
+// barrier count's parity: a half is written again only two barriers later, when
 // every work-item has read it. A barrier-free group that calls a collective reaches that
 // barrier, so its work-items get contexts like any group with barriers. The barrier, the
 // work-item's id and the barrier count go through the C functions that the work-group
@@ -95,8 +95,9 @@ T host_broadcast(HostGroup& group, const T& x, std::size_t from) {
       [from, valid](const HostCollectiveHalf<T>& h, std::size_t me) { return h.slots[valid ? from : me]; });
 }
 
-/// A collective whose whole work is done once, by work-item 0 after the barrier (joint algorithms: the host thread runs the group anyway, so one sequential
-/// pass is both the fastest and the exact order); `work()` returns the shared result.
+/// A collective whose whole work is done once, by work-item 0 after the barrier (joint
+/// algorithms: the host thread runs the group anyway, so one sequential pass is both the
+/// fastest and the exact order); `work()` returns the shared result.
 template <class R, class Work>
 R host_once(HostGroup& group, const Work& work) {
   return host_collective(
