@@ -87,8 +87,14 @@ struct NdRangeBody {
   /// One work-item of an nd-range kernel.
   KAPI_FUNCTION void run_item(std::size_t group_linear, std::size_t local_linear, char* scratch,
                               GroupHandle handle) const {
-    std::size_t group_id[N], local_id[N];
+    std::size_t group_id[N];
     group_split.split(group_linear, group_id);
+    run_item_of(group_id, local_linear, scratch, handle);
+  }
+  /// The same, for a launch whose grid gives the group's ids.
+  KAPI_FUNCTION void run_item_of(const std::size_t (&group_id)[N], std::size_t local_linear, char* scratch,
+                                 GroupHandle handle) const {
+    std::size_t local_id[N];
     local_split.split(local_linear, local_id);
     const Group<N> group(group_id, group_range.extent, local_range.extent, local_linear, handle);
     call(NdItem<N>(group, local_id), scratch, arg_indices{});
@@ -111,8 +117,13 @@ struct NdRangeBody {
   }
   KAPI_FUNCTION void run_group(std::size_t group_linear, std::size_t local_linear, char* scratch,
                                GroupHandle handle) const {
-    std::size_t group_id[N], local_id[N];
+    std::size_t group_id[N];
     group_split.split(group_linear, group_id);
+    run_group_of(group_id, local_linear, scratch, handle);
+  }
+  KAPI_FUNCTION void run_group_of(const std::size_t (&group_id)[N], std::size_t local_linear, char* scratch,
+                                  GroupHandle handle) const {
+    std::size_t local_id[N];
     local_split.split(local_linear, local_id);
     call(WorkGroup<N>(group_id, group_range.extent, local_range.extent, handle, local_linear, local_id), scratch,
          arg_indices{});

@@ -12,6 +12,12 @@
 //  - no team set-up per block (Kokkos's scratch cursors, its reduction buffers).
 // Kernels with reduction arguments, and groups whose local memory exceeds shared memory,
 // keep the Kokkos team launch (level-1 scratch, Kokkos's reduction).
+// Groups of a 2-d or 3-d kernel without local memory (a streaming kernel, whose work-item
+// does little more than compute its ids) run on a grid of groups instead: the grid's x
+// dimension is the last dimension's groups, y the middle one's, and each block walks runs
+// of cuda_group_planes consecutive groups along dimension 0, issued together, as the range
+// launch's planes-4-unrolled shape does (range_launch.hpp). A thread then splits no group
+// id, and only the first dimension's id changes from one group to the next.
 //
 // KAPI_CUDA_GROUP_LAUNCH (default 1) chooses it; -DKAPI_CUDA_GROUP_LAUNCH=0 launches every
 // work-group kernel through Kokkos teams (to measure one against the other).
@@ -20,9 +26,15 @@
 #ifndef KAPI_CUDA_GROUP_LAUNCH
 #define KAPI_CUDA_GROUP_LAUNCH 1
 #endif
+// KAPI_CUDA_GROUP_GRID (default 1) runs 2-d and 3-d kernels without local memory on a grid
+// of groups; 0 runs them league-stride, as every other work-group kernel.
+#ifndef KAPI_CUDA_GROUP_GRID
+#define KAPI_CUDA_GROUP_GRID 1
+#endif
 
 #if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__) && KAPI_CUDA_GROUP_LAUNCH
 #define KAPI_HAS_CUDA_GROUP_LAUNCH 1
+#include <algorithm>
 #include <cstddef>
 #include <type_traits>
 
@@ -49,6 +61,37 @@ __device__ void cuda_run_groups(const Body& body, unsigned groups, char* local_m
       body.run_item(group, me, local_memory, GroupHandle{});
     if (HasLocalMemory && group + stride < groups) __syncthreads();
   }
+}
+
+inline constexpr unsigned cuda_group_planes = 4;
+
+/// The block's groups on a grid of groups (N = 2 or 3, no local memory): blockIdx.x is
+/// the group's id in the last dimension; for N = 3, blockIdx.y (stepping by the grid's y)
+/// the middle one; the grid's last dimension steps runs of cuda_group_planes groups along
+/// dimension 0. Every loop bound is the same for the block's threads, so a kernel's
+/// barriers and group algorithms see every work-item.
+template <class Body, bool Phased>
+__device__ void cuda_run_group_grid(const Body& body, const unsigned first_groups, const unsigned middle_groups) {
+  constexpr int N = Body::dimensions;
+  static_assert(N == 2 || N == 3, "a grid of groups has 2 or 3 dimensions");
+  const unsigned me = threadIdx.y;
+  const unsigned run = N == 3 ? blockIdx.z : blockIdx.y, runs = N == 3 ? gridDim.z : gridDim.y;
+  const unsigned middle_start = N == 3 ? blockIdx.y : 0, middle_stride = N == 3 ? gridDim.y : 1;
+  std::size_t id[N];
+  id[N - 1] = blockIdx.x;
+  for (unsigned first = run * cuda_group_planes; first < first_groups; first += runs * cuda_group_planes)
+    for (unsigned middle = middle_start; middle < middle_groups; middle += middle_stride) {
+      if constexpr (N == 3) id[1] = middle;
+#pragma unroll
+      for (unsigned p = 0; p < cuda_group_planes; ++p)
+        if (first + p < first_groups) {
+          id[0] = first + p;
+          if constexpr (Phased)
+            body.run_group_of(id, me, nullptr, GroupHandle{});
+          else
+            body.run_item_of(id, me, nullptr, GroupHandle{});
+        }
+    }
 }
 
 /// The block's groups; a kernel that captured LocalAccessors (Captured) runs a copy of the
@@ -79,6 +122,11 @@ __global__ void cuda_groups_captured(const Body body, const CapturedLocals captu
   cuda_run_block<Body, Phased, true>(body, captured, groups);
 }
 
+template <class Body, bool Phased>
+__global__ void cuda_group_grid(const Body body, const unsigned first_groups, const unsigned middle_groups) {
+  cuda_run_group_grid<Body, Phased>(body, first_groups, middle_groups);
+}
+
 /// With the kernel's kapi::LaunchBounds (launch_bounds.hpp).
 template <class Body, bool Phased, unsigned MaxItems, unsigned MinGroups>
 __global__ void __launch_bounds__(MaxItems, MinGroups) cuda_groups_bounded(const Body body, const unsigned groups) {
@@ -88,6 +136,12 @@ template <class Body, bool Phased, unsigned MaxItems, unsigned MinGroups>
 __global__ void __launch_bounds__(MaxItems, MinGroups)
     cuda_groups_captured_bounded(const Body body, const CapturedLocals captured, const unsigned groups) {
   cuda_run_block<Body, Phased, true>(body, captured, groups);
+}
+
+template <class Body, bool Phased, unsigned MaxItems, unsigned MinGroups>
+__global__ void __launch_bounds__(MaxItems, MinGroups)
+    cuda_group_grid_bounded(const Body body, const unsigned first_groups, const unsigned middle_groups) {
+  cuda_run_group_grid<Body, Phased>(body, first_groups, middle_groups);
 }
 
 /// What the compiled kernel allows, read once per kernel: threads per block (its
@@ -121,8 +175,14 @@ bool cuda_launch_groups_as(const Kokkos::Cuda& space, const Plan& plan, std::siz
   static_assert(!Plan::reduces, "kernels with reduction arguments take the Kokkos team launch");
   using Body = std::decay_t<decltype(plan.body)>;
   using Bounds = typename Plan::Bounds;
+  constexpr int N = Body::dimensions;
+  constexpr bool on_grid = KAPI_CUDA_GROUP_GRID && !Captured && !Body::has_local_memory && (N == 2 || N == 3);
   const auto kernel = [] {
-    if constexpr (Captured && Bounds::max_work_items == 0)
+    if constexpr (on_grid && Bounds::max_work_items == 0)
+      return &cuda_group_grid<Body, Plan::phased>;
+    else if constexpr (on_grid)
+      return &cuda_group_grid_bounded<Body, Plan::phased, Bounds::max_work_items, Bounds::min_groups_per_unit>;
+    else if constexpr (Captured && Bounds::max_work_items == 0)
       return &cuda_groups_captured<Body, Plan::phased>;
     else if constexpr (Captured)
       return &cuda_groups_captured_bounded<Body, Plan::phased, Bounds::max_work_items, Bounds::min_groups_per_unit>;
@@ -137,12 +197,31 @@ bool cuda_launch_groups_as(const Kokkos::Cuda& space, const Plan& plan, std::siz
   validate_group_size(plan.group_size, limits.max_items, Kokkos::Cuda::name(), " for this kernel's register use");
   const ToolsParallelFor region(plan.label, space);
   KAPI_CUDA_ENSURE_LOCK_ARRAYS();  // here, next to the launch (launch_support.hpp)
-  const dim3 grid(static_cast<unsigned>(blocks)), block(1, static_cast<unsigned>(plan.group_size));
-  if constexpr (Captured)
+  const dim3 block(1, static_cast<unsigned>(plan.group_size));
+  if constexpr (on_grid) {
+    // (Every group count is below 2^31: validate_group_count.)
+    const std::size_t(&g)[N] = plan.body.group_range.extent;
+    const auto runs = static_cast<unsigned>(
+        std::min<std::size_t>((g[0] + cuda_group_planes - 1) / cuda_group_planes, std::size_t(cuda_max_grid_yz)));
+    const auto last = static_cast<unsigned>(g[N - 1]);
+    if (plan.groups) {
+      if constexpr (N == 3) {
+        const auto middle = static_cast<unsigned>(std::min<std::size_t>(g[1], std::size_t(cuda_max_grid_yz)));
+        kernel<<<dim3(last, middle, runs), block, 0, space.cuda_stream()>>>(plan.body, static_cast<unsigned>(g[0]),
+                                                                            static_cast<unsigned>(g[1]));
+      } else {
+        kernel<<<dim3(last, runs), block, 0, space.cuda_stream()>>>(plan.body, static_cast<unsigned>(g[0]), 1u);
+      }
+    }
+    (void)blocks;
+  } else if constexpr (Captured) {
+    const dim3 grid(static_cast<unsigned>(blocks));
     kernel<<<grid, block, local_bytes, space.cuda_stream()>>>(plan.body, plan.captured,
                                                               static_cast<unsigned>(plan.groups));
-  else
+  } else {
+    const dim3 grid(static_cast<unsigned>(blocks));
     kernel<<<grid, block, local_bytes, space.cuda_stream()>>>(plan.body, static_cast<unsigned>(plan.groups));
+  }
   check_cuda_launch("a work-group kernel");
   return true;
 }

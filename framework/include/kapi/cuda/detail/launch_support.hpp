@@ -23,6 +23,9 @@ inline void check_cuda(cudaError_t e, const std::string& what) {
   if (e != cudaSuccess) throw launch_error(what + " failed: " + cudaGetErrorString(e));
 }
 
+/// A grid's y and z dimensions hold at most this many blocks (x: 2^31 - 1).
+inline constexpr std::int64_t cuda_max_grid_yz = 65535;
+
 /// Blocks of `threads` threads the device holds at once (one wave), at least 1.
 inline std::int64_t cuda_blocks_per_wave(const Kokkos::Cuda& space, unsigned threads) {
   return std::max<std::int64_t>(1, std::int64_t(space.concurrency()) / threads);

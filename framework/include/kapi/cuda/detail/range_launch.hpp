@@ -37,7 +37,6 @@ namespace kapi::detail {
 
 inline constexpr unsigned cuda_range_block_x = 32, cuda_range_block_y = 8;
 inline constexpr unsigned cuda_range_block_1d = 256;
-inline constexpr std::int64_t cuda_max_grid_yz = 65535;
 inline constexpr std::int64_t cuda_range_items_per_thread = 4, cuda_range_min_waves = 8, cuda_range_max_waves = 128;
 
 /// A grid dimension of n blocks, at least 1 and at most hi.
