@@ -70,8 +70,10 @@ inline constexpr kapi_apps::VariantTable policy_table{
                        "block-stride loops: device TeamPolicy blocks of 1x8x32 threads over at most 64x64 blocks "
                        "in i and j; host RangePolicy over blocks walking whole k rows",
                        kapi_apps::Kind::kapi, kapi::nest::BlockStride{}),
-    kapi_apps::variant("tiles-32x8x1", "one team per 32x8x1 tile, one thread per point (host: RangePolicy over tiles)",
-                       kapi_apps::Kind::kapi, kapi::nest::Tiles{}),
+    kapi_apps::variant(
+        "tiles-32x8x1",
+        "one work-group (CUDA) or team per 32x8x1 tile, one thread per point (host: RangePolicy over tiles)",
+        kapi_apps::Kind::kapi, kapi::nest::Tiles{}),
     kapi_apps::variant("hierarchical", "TeamPolicy over i, TeamThreadRange over j, ThreadVectorRange over k",
                        kapi_apps::Kind::kapi, kapi::nest::Hierarchical{}),
     kapi_apps::variant("kapi-range", "kapi::call_kernel with Range<3>", kapi_apps::Kind::kapi,

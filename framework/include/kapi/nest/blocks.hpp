@@ -11,6 +11,8 @@
 #include <kapi/detail/launch_rules.hpp>
 #include <kapi/nest/detail/extents.hpp>
 #include <kapi/nest/detail/fast_divisor.hpp>
+#include <kapi/nest/kernels.hpp>
+#include <kapi/space_traits.hpp>
 
 namespace kapi::nest {
 
@@ -182,7 +184,8 @@ struct BlockStride {
 /// Fixed tiles mapped directly onto blocks and threads (RAJA's tile_fixed with
 /// cuda_block_*_direct and cuda_thread_*_direct): a block has one thread per point of a
 /// tile, bounds-checked at the edges; when there are more tiles than eight times the
-/// blocks the device holds at once, a block takes tile after tile. Tile {i, j, k},
+/// blocks the device holds at once, a block takes tile after tile. On CUDA a tile is the
+/// work-group of a padded nd-range kernel (NdRangeKernel's launch). Tile {i, j, k},
 /// default {1, 8, 32} ("32x8x1": 32 consecutive k per warp, 8 rows of j). On a host
 /// backend each tile is walked by one host thread with k innermost and contiguous.
 struct Tiles {
@@ -202,6 +205,15 @@ struct Tiles {
       const auto turn = kapi::detail::host_dispatch_turn<ExecSpace>();
       Kokkos::parallel_for(detail::label<Body>(name()),
                            Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_type>>(space, 0, count), f);
+    } else if constexpr (kapi::space_traits<ExecSpace>::is_cuda) {
+      // A tile is a work-group: kapi's own CUDA launch runs it on a grid of groups
+      // (cuda/detail/group_launch.hpp), with no division per tile.
+      try {
+        detail::call_padded_nd_range(detail::label<Body>(name()), space, range, Range<3>(tile[0], tile[1], tile[2]),
+                                     body);
+      } catch (const launch_error& e) {
+        throw launch_error("loop-nest policy " + name() + ": " + e.what());
+      }
     } else {
       const index_type threads = tile[0] * tile[1] * tile[2];
       // Units: tile columns, split along i into enough chunks for ~64 waves of teams (a

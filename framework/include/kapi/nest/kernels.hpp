@@ -42,6 +42,26 @@ struct BodyAsNdRangeKernel {
   }
 };
 
+// The body as an nd-range kernel over `range` in work-groups of `local`, the global range
+// padded up to whole groups (NdRangeKernel; Tiles on CUDA).
+template <class ExecSpace, class Body>
+void call_padded_nd_range(const std::string& label, const ExecSpace& space, const Range<3>& range,
+                          const Range<3>& local, const Body& body) {
+  Range<3> global;
+  bool padded = false;
+  for (int d = 0; d < 3; ++d) {
+    global.extent[d] = kapi::ceil_div(range.extent[d], local.extent[d]) * local.extent[d];
+    if (global.extent[d] < range.extent[d])
+      throw launch_error(label + ": extent " + std::to_string(range.extent[d]) + " padded to whole groups of " +
+                         std::to_string(local.extent[d]) + " overflows std::size_t");
+    padded |= global.extent[d] != range.extent[d];
+  }
+  if (padded)
+    call_kernel(label, space, BodyAsNdRangeKernel{extents_of(range)}, NdRange<3>(global, local), body);
+  else
+    call_kernel(label, space, BodyAsExactNdRangeKernel{}, NdRange<3>(global, local), body);
+}
+
 }  // namespace detail
 
 /// A kapi range kernel over Range<3>{ni, nj, nk}: one work-item per point, k the
@@ -94,15 +114,7 @@ struct NdRangeKernel {
     const auto e = detail::extents_of(range);
     for (int d = 0; d < 3; ++d)
       if (local[d] < 0) detail::require_positive_shape(local, name(), "local");
-    const Range<3> l = local_range_for<ExecSpace>(e);
-    Range<3> global;
-    for (int d = 0; d < 3; ++d) global.extent[d] = (range.extent[d] + l.extent[d] - 1) / l.extent[d] * l.extent[d];
-    bool padded = false;
-    for (int d = 0; d < 3; ++d) padded |= global.extent[d] != range.extent[d];
-    if (padded)
-      call_kernel(detail::label<Body>(name()), space, detail::BodyAsNdRangeKernel{e}, NdRange<3>(global, l), body);
-    else
-      call_kernel(detail::label<Body>(name()), space, detail::BodyAsExactNdRangeKernel{}, NdRange<3>(global, l), body);
+    detail::call_padded_nd_range(detail::label<Body>(name()), space, range, local_range_for<ExecSpace>(e), body);
   }
 };
 
