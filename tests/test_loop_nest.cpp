@@ -43,8 +43,9 @@ void check_visits(const Policy& policy, std::size_t ni, std::size_t nj, std::siz
       }
 }
 
-const std::vector<std::vector<std::size_t>> awkward_extents = {{1, 1, 1},    {2, 3, 5},  {7, 1, 13}, {1, 9, 1},
-                                                               {17, 19, 33}, {5, 70, 3}, {3, 2, 257}};
+// {4, 16, 70}: whole groups along i and j, padded along k alone (its own kernel).
+const std::vector<std::vector<std::size_t>> awkward_extents = {{1, 1, 1},    {2, 3, 5},  {7, 1, 13},  {1, 9, 1},
+                                                               {17, 19, 33}, {5, 70, 3}, {3, 2, 257}, {4, 16, 70}};
 
 template <class Space>
 struct LoopNest : ::testing::Test {};

@@ -41,6 +41,16 @@ struct BodyAsNdRangeKernel {
     if (i < e.n[0] && j < e.n[1] && k < e.n[2]) body(i, j, k);
   }
 };
+// The common padding, rows of k only: one test, the same for every group a work-item runs
+// (on CUDA a work-item runs several groups along i, whose tests the compiler then shares).
+struct BodyAsRowPaddedNdRangeKernel {
+  index_type nk;
+  template <class Body>
+  KAPI_FUNCTION void operator()(const NdItem<3>& it, const Body& body) const {
+    const auto k = static_cast<index_type>(it.get_global_id(2));
+    if (k < nk) body(static_cast<index_type>(it.get_global_id(0)), static_cast<index_type>(it.get_global_id(1)), k);
+  }
+};
 
 // The body as an nd-range kernel over `range` in work-groups of `local`, the global range
 // padded up to whole groups (NdRangeKernel; Tiles on CUDA).
@@ -48,18 +58,21 @@ template <class ExecSpace, class Body>
 void call_padded_nd_range(const std::string& label, const ExecSpace& space, const Range<3>& range,
                           const Range<3>& local, const Body& body) {
   Range<3> global;
-  bool padded = false;
+  bool padded[3];
   for (int d = 0; d < 3; ++d) {
     global.extent[d] = kapi::ceil_div(range.extent[d], local.extent[d]) * local.extent[d];
     if (global.extent[d] < range.extent[d])
       throw launch_error(label + ": extent " + std::to_string(range.extent[d]) + " padded to whole groups of " +
                          std::to_string(local.extent[d]) + " overflows std::size_t");
-    padded |= global.extent[d] != range.extent[d];
+    padded[d] = global.extent[d] != range.extent[d];
   }
-  if (padded)
-    call_kernel(label, space, BodyAsNdRangeKernel{extents_of(range)}, NdRange<3>(global, local), body);
+  const NdRange<3> nd(global, local);
+  if (padded[0] || padded[1])
+    call_kernel(label, space, BodyAsNdRangeKernel{extents_of(range)}, nd, body);
+  else if (padded[2])
+    call_kernel(label, space, BodyAsRowPaddedNdRangeKernel{static_cast<index_type>(range.extent[2])}, nd, body);
   else
-    call_kernel(label, space, BodyAsExactNdRangeKernel{}, NdRange<3>(global, local), body);
+    call_kernel(label, space, BodyAsExactNdRangeKernel{}, nd, body);
 }
 
 }  // namespace detail
