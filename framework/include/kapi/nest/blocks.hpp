@@ -2,7 +2,8 @@
 #pragma once
 // The loop-nest policies written the way GPU code is: blocks of threads. On a device
 // backend a block is a Kokkos team (TeamPolicy, one team thread per block thread, k the
-// fastest-varying thread index so a warp touches consecutive elements); on a host
+// fastest-varying thread index so a warp touches consecutive elements), except a CUDA
+// tile, which is the work-group of a padded nd-range kernel (kernels.hpp); on a host
 // backend a block is one host thread (RangePolicy over blocks), which walks the block's
 // points with k innermost and contiguous so the compiler vectorises it.
 #include <algorithm>
