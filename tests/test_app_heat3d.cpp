@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The heat3d app: every variant's steps against the host reference on awkward grids
 // (extents that are not multiples of the work-group shape, a single point, flat grids),
-// the nd-range kernel and its phased twin bit for bit alike, and bad grids refused.
+// the nd-range kernels and the phased twin bit for bit alike (the marching kernel at
+// several run lengths), and bad grids refused.
 #include <heat3d/heat3d.hpp>
 #include <heat3d/reference.hpp>
 
@@ -50,16 +51,30 @@ TYPED_TEST(Heat3dApp, NdRangeAndPhasedAgreeBitForBit) {
   typename Grid::HostMirror h0("h0", n0 + 2, n1 + 2, n2 + 2);
   heat3d::fill_initial(h0, 0, 0, 0, n1 + 2, n2 + 2);
   std::vector<typename Grid::HostMirror> results;
-  for (const char* variant : {"nd-range", "phased"}) {
+  std::vector<std::string> names;
+  for (const char* variant : {"nd-range", "phased", "nd-range-planes"}) {
     Grid u("u", n0 + 2, n1 + 2, n2 + 2), v("v", n0 + 2, n1 + 2, n2 + 2);
     Kokkos::deep_copy(u, h0);
     Kokkos::deep_copy(v, h0);
     results.push_back(kapi_test::to_host(heat3d::run(variant, TypeParam(), u, v, 0.125, 4)));
+    names.push_back(variant);
   }
-  for (std::size_t i = 0; i < n0 + 2; ++i)
-    for (std::size_t j = 0; j < n1 + 2; ++j)
-      for (std::size_t k = 0; k < n2 + 2; ++k)
-        ASSERT_EQ(results[0](i, j, k), results[1](i, j, k)) << "at (" << i << "," << j << "," << k << ")";
+  // The marching kernel with runs of 1, 4 and 5 planes (13 = 3 * 4 + 1 = 2 * 5 + 3) and all 13.
+  for (std::size_t planes : {1, 4, 5, 13}) {
+    Grid u("u", n0 + 2, n1 + 2, n2 + 2), v("v", n0 + 2, n1 + 2, n2 + 2);
+    Kokkos::deep_copy(u, h0);
+    Kokkos::deep_copy(v, h0);
+    for (int s = 0; s < 4; ++s)
+      heat3d::step_nd_range_planes(TypeParam(), s % 2 ? v : u, s % 2 ? u : v, 0.125, planes).wait();
+    results.push_back(kapi_test::to_host(u));
+    names.push_back("nd-range-planes, runs of " + std::to_string(planes));
+  }
+  for (std::size_t r = 1; r < results.size(); ++r)
+    for (std::size_t i = 0; i < n0 + 2; ++i)
+      for (std::size_t j = 0; j < n1 + 2; ++j)
+        for (std::size_t k = 0; k < n2 + 2; ++k)
+          ASSERT_EQ(results[0](i, j, k), results[r](i, j, k))
+              << names[r] << " against nd-range at (" << i << "," << j << "," << k << ")";
 }
 
 TYPED_TEST(Heat3dApp, GridsWithoutInteriorOrOfDifferentShapesAreRefused) {

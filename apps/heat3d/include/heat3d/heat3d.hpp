@@ -12,7 +12,8 @@
 //
 // Variants: heat3d::variant_table at the end of this file (name, summary, kind, code).
 // The kernels: range.hpp, nd_range.hpp (local-memory tile), phased.hpp (its phased twin),
-// and the raw Kokkos anchor below; all share stencil.hpp's arithmetic.
+// nd_range_planes.hpp (local-memory planes, marching along x), and the raw Kokkos anchor
+// below; all share stencil.hpp's arithmetic.
 // Accuracy: every variant computes the same expression in the same order; compilers
 // may fuse multiply-adds differently in different kernels and on the host, so the check
 // against the host reference (reference.hpp) allows 8 eps per step of the largest
@@ -25,6 +26,7 @@
 #include <kapi_apps/variant_table.hpp>
 
 #include "nd_range.hpp"
+#include "nd_range_planes.hpp"
 #include "phased.hpp"
 #include "range.hpp"
 #include "stencil.hpp"
@@ -55,6 +57,12 @@ struct RunNdRange {
     return step_nd_range(space, in, out, alpha);
   }
 };
+struct RunNdRangePlanes {
+  template <class ExecSpace, class In, class Out, class T>
+  kapi::KernelEvent<ExecSpace> operator()(const ExecSpace& space, const In& in, const Out& out, T alpha) const {
+    return step_nd_range_planes(space, in, out, alpha);
+  }
+};
 struct RunPhased {
   template <class ExecSpace, class In, class Out, class T>
   kapi::KernelEvent<ExecSpace> operator()(const ExecSpace& space, const In& in, const Out& out, T alpha) const {
@@ -81,6 +89,10 @@ inline constexpr kapi_apps::VariantTable variant_table{
                        kapi_apps::Kind::kapi, RunNdRange{}),
     kapi_apps::variant("phased", "the nd-range kernel's phased twin: load the tile, then update (two phases)",
                        kapi_apps::Kind::kapi, RunPhased{}),
+    kapi_apps::variant("nd-range-planes",
+                       "nd-range kernel marching along x: each work-group walks a column of planes with three "
+                       "planes of it (a y and z halo) in local memory, one barrier per plane",
+                       kapi_apps::Kind::kapi, RunNdRangePlanes{}),
     kapi_apps::variant("range", "range kernel over the interior, the neighbours read from global memory",
                        kapi_apps::Kind::kapi, RunRange{}),
     kapi_apps::variant("kokkos-mdrange",
