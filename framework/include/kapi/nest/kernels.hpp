@@ -60,8 +60,8 @@ void call_padded_nd_range(const std::string& label, const ExecSpace& space, cons
   Range<3> global;
   bool padded[3];
   for (int d = 0; d < 3; ++d) {
-    global.extent[d] = kapi::ceil_div(range.extent[d], local.extent[d]) * local.extent[d];
-    if (global.extent[d] < range.extent[d])
+    global.extent[d] = kapi::round_up(range.extent[d], local.extent[d]);
+    if (global.extent[d] < range.extent[d])  // wrapped past SIZE_MAX
       throw launch_error(label + ": extent " + std::to_string(range.extent[d]) + " padded to whole groups of " +
                          std::to_string(local.extent[d]) + " overflows std::size_t");
     padded[d] = global.extent[d] != range.extent[d];
