@@ -31,25 +31,30 @@ struct TileShape {
 /// The work-item at local ids (a, b, c) of a group of local extents (l0, l1, l2) copies
 /// its share of the group's tile: the tile points (a + p·l0, b + q·l1, c + r·l2), which
 /// are corner + those of `in`, clamped to the grid (the clamped copies beyond the grid feed
-/// only padding work-items). A tile extent is its group extent + 2: a share is 1 to 8
+/// only padding work-items); load_plane_share copies its share of tile plane ta, grid plane i. A tile extent is its group extent + 2: a share is 1 to 8
 /// points when every group extent is at least 2 (up to 3 per extent of 1), found without
 /// a division (a division per point cost more than the copy on a host core); consecutive
 /// work-items along c copy consecutive values.
 template <class In, class Tile>
+KOKKOS_INLINE_FUNCTION void load_plane_share(const Tile& tile, const TileShape& s, const In& in, std::size_t ta,
+                                             std::size_t i, std::size_t c1, std::size_t c2, std::size_t b,
+                                             std::size_t c, std::size_t l1, std::size_t l2) {
+  const std::size_t last1 = in.extent(1) - 1, last2 = in.extent(2) - 1;
+  for (std::size_t tb = b; tb < s.e1; tb += l1) {
+    const std::size_t j = c1 + tb < last1 ? c1 + tb : last1;
+    for (std::size_t tc = c; tc < s.e2; tc += l2) {
+      const std::size_t k = c2 + tc < last2 ? c2 + tc : last2;
+      tile[s.at(ta, tb, tc)] = in(i, j, k);
+    }
+  }
+}
+template <class In, class Tile>
 KOKKOS_INLINE_FUNCTION void load_tile_share(const Tile& tile, const TileShape& s, const In& in, std::size_t c0,
                                             std::size_t c1, std::size_t c2, std::size_t a, std::size_t b, std::size_t c,
                                             std::size_t l0, std::size_t l1, std::size_t l2) {
-  const std::size_t last0 = in.extent(0) - 1, last1 = in.extent(1) - 1, last2 = in.extent(2) - 1;
-  for (std::size_t ta = a; ta < s.e0; ta += l0) {
-    const std::size_t i = c0 + ta < last0 ? c0 + ta : last0;
-    for (std::size_t tb = b; tb < s.e1; tb += l1) {
-      const std::size_t j = c1 + tb < last1 ? c1 + tb : last1;
-      for (std::size_t tc = c; tc < s.e2; tc += l2) {
-        const std::size_t k = c2 + tc < last2 ? c2 + tc : last2;
-        tile[s.at(ta, tb, tc)] = in(i, j, k);
-      }
-    }
-  }
+  const std::size_t last0 = in.extent(0) - 1;
+  for (std::size_t ta = a; ta < s.e0; ta += l0)
+    load_plane_share(tile, s, in, ta, c0 + ta < last0 ? c0 + ta : last0, c1, c2, b, c, l1, l2);
 }
 
 /// The stencil at local point (a, b, c) of the group (tile coordinates a + 1, ...).

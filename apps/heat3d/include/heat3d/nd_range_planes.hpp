@@ -40,7 +40,7 @@ struct StencilNdRangePlanes {
                                          const kapi::LocalAccessor<T, 1>& planes, T alpha,
                                          std::size_t planes_per_group) const {
     const std::size_t l1 = it.get_local_range(1), l2 = it.get_local_range(2);
-    const std::size_t e1 = l1 + 2, e2 = l2 + 2, plane_size = e1 * e2;
+    const TileShape s{3, l1 + 2, l2 + 2};  // the three planes, each with its y and z halo
     const auto g = it.get_group();
     // The column's corner in y and z (its first interior point is corner + 1), and its run of
     // interior planes [first, end).
@@ -49,32 +49,21 @@ struct StencilNdRangePlanes {
     const std::size_t last0 = in.extent(0) - 1, last1 = in.extent(1) - 1, last2 = in.extent(2) - 1;
     const std::size_t first = 1 + g.get_group_id(0) * planes_per_group;
     const std::size_t end = first + planes_per_group < last0 ? first + planes_per_group : last0;
-    // This work-item's share of a plane: (tb, tc) from (b, c) by steps of (l1, l2), clamped to
-    // the grid (the clamped copies feed only padding work-items).
-    const auto load = [&](std::size_t slot, std::size_t i) {
-      for (std::size_t tb = b; tb < e1; tb += l1) {
-        const std::size_t j = c1 + tb < last1 ? c1 + tb : last1;
-        for (std::size_t tc = c; tc < e2; tc += l2) {
-          const std::size_t k = c2 + tc < last2 ? c2 + tc : last2;
-          planes[slot + tb * e2 + tc] = in(i, j, k);
-        }
-      }
-    };
     const std::size_t j = c1 + b + 1, k = c2 + c + 1;
     const bool writes = j < last1 && k < last2;
-    const std::size_t centre = (b + 1) * e2 + (c + 1);
     T below = in(first - 1, j < last1 ? j : last1, k < last2 ? k : last2);
-    // The three slots rotate: the plane being updated, the one above, the one being loaded.
-    // A slot is loaded two planes after its last read, with a barrier between.
-    std::size_t on = 0, above = plane_size, free = 2 * plane_size;
-    load(on, first);
+    // The three planes rotate: the one being updated, the one above, the one being loaded.
+    // A plane is loaded two steps after its last read, with a barrier between.
+    std::size_t on = 0, above = 1, free = 2;
+    load_plane_share(planes, s, in, on, first, c1, c2, b, c, l1, l2);
     for (std::size_t i = first; i < end; ++i) {
-      load(above, i + 1);
+      load_plane_share(planes, s, in, above, i + 1, c1, c2, b, c, l1, l2);
       kapi::group_barrier(g);
-      const T here = planes[on + centre];
+      const T here = planes[s.at(on, b + 1, c + 1)];
       if (writes)
-        out(i, j, k) = update(here, below, planes[above + centre], planes[on + centre - e2], planes[on + centre + e2],
-                              planes[on + centre - 1], planes[on + centre + 1], alpha);
+        out(i, j, k) =
+            update(here, below, planes[s.at(above, b + 1, c + 1)], planes[s.at(on, b, c + 1)],
+                   planes[s.at(on, b + 2, c + 1)], planes[s.at(on, b + 1, c)], planes[s.at(on, b + 1, c + 2)], alpha);
       below = here;
       const std::size_t done = on;
       on = above, above = free, free = done;
@@ -103,7 +92,8 @@ kapi::KernelEvent<ExecSpace> step_nd_range_planes(const ExecSpace& space, const 
   const auto r = stencil_nd_range_planes<ExecSpace>(n0, in.extent(1) - 2, in.extent(2) - 2, planes_per_group);
   const auto l = r.get_local_range();
   return kapi::call_kernel_async(space, StencilNdRangePlanes{}, r, in, out,
-                                 kapi::LocalAccessor<T, 1>(3 * (l[1] + 2) * (l[2] + 2)), alpha, planes_per_group);
+                                 kapi::LocalAccessor<T, 1>(TileShape{3, l[1] + 2, l[2] + 2}.size()), alpha,
+                                 planes_per_group);
 }
 
 }  // namespace heat3d
