@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // bench_heat3d: one Jacobi step of the 7-point heat stencil over an N×N×N fp64 interior
 // (a boundary layer around it), on the default execution space.
-//   anchor  kokkos-mdrange   the raw-Kokkos twin: Kokkos::MDRangePolicy<Rank<3>> over the
+//   anchor  kokkos-copy      Kokkos::deep_copy of the whole grid: the bytes a step must move
+//                            at least, at the speed the memory moves them (its rate counts
+//                            the (N + 2)^3 points it copies)
+//   raw     kokkos-mdrange   the raw-Kokkos twin: Kokkos::MDRangePolicy<Rank<3>> over the
 //                            interior with the range kernel's body, no kapi
 //   kapi    every variant of heat3d::variant_table (nd-range with its block in local
 //           memory, its phased twin, range)
@@ -57,6 +60,16 @@ void poison(const Space& space, const Data& d) {
   space.fence();
 }
 
+/// The copy anchor's check: the output is the input, point for point.
+std::string verify_copy(const Data& d) {
+  auto in = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d.in);
+  auto out = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d.out);
+  std::size_t wrong = 0;
+  for (std::size_t p = 0; p < in.size(); ++p) wrong += !(in.data()[p] == out.data()[p]);
+  if (wrong == 0) return {};
+  return std::to_string(wrong) + " of " + std::to_string(in.size()) + " points differ from the input after the copy";
+}
+
 std::string verify(const Data& d) {
   auto out = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d.out);
   const auto c = heat3d::compare<double>(out, d.reference, 1);
@@ -90,19 +103,36 @@ std::vector<std::size_t> default_sizes(const Harness& h) {
 }
 
 void register_all(Harness& h) {
-  benchmark::AddCustomContext("anchor",
-                              "raw-Kokkos twin: Kokkos::MDRangePolicy<Rank<3>> over the interior, the "
-                              "range kernel's body");
+  benchmark::AddCustomContext("anchor", "kokkos-copy: Kokkos::deep_copy of the grid, what a step's bytes allow");
+  benchmark::AddCustomContext("raw_kokkos",
+                              "kokkos-mdrange: Kokkos::MDRangePolicy<Rank<3>> over the interior, the range "
+                              "kernel's body");
   const Space space = h.space();
   const Cache data = h.make_cache<Data>(make_data);
+  std::string runs;
+  for (std::size_t n : h.sweep(default_sizes(h)))
+    runs += (runs.empty() ? "" : ", ") + std::to_string(heat3d::default_planes_per_group(space, n, n, n)) +
+            " at n = " + std::to_string(n);
+  benchmark::AddCustomContext("choices", "nd-range-planes walks runs of " + runs + " planes per work-group");
   for (std::size_t n : h.sweep(default_sizes(h))) {
-    Case anchor = base(space, data, n, "kokkos-mdrange", Role::anchor);
-    anchor.bind = [space, data, n] {
+    Case copy = base(space, data, n, "kokkos-copy", Role::anchor);
+    copy.work = 16.0 * double(n + 2) * double(n + 2) * double(n + 2);
+    copy.verify = [data, n] { return verify_copy(*data->get(n)); };
+    copy.bind = [space, data, n] {
+      auto d = data->get(n);
+      return std::function<void()>([space, d] {
+        Kokkos::deep_copy(space, d->out, d->in);
+        space.fence();
+      });
+    };
+    h.add(copy);
+    Case raw = base(space, data, n, "kokkos-mdrange", Role::raw_kokkos);
+    raw.bind = [space, data, n] {
       auto d = data->get(n);
       return std::function<void()>(
           [space, d] { heat3d::StepInFlight<Space>(heat3d::RunKokkosMDRange{}(space, d->in, d->out, alpha)).wait(); });
     };
-    h.add(anchor);
+    h.add(raw);
     kapi_bench::for_each_measured_variant(heat3d::variant_table, [&](const auto& v, Role role) {
       Case c = base(space, data, n, std::string(v.name), role);
       c.bind = [space, data, n, run = v.run] {

@@ -519,7 +519,7 @@ def build(folder, plots=True):
         unit, header, rows, notes = app_table(run, app, typ if len(types) > 1 else None)
         md.append("## %s (%s, %s)" % (app, typ, unit))
         md.append("")
-        for key, what in (("anchor", "anchor"), ("raw_kokkos", "raw Kokkos")):
+        for key, what in (("anchor", "anchor"), ("raw_kokkos", "raw Kokkos"), ("choices", "chosen for this machine")):
             if key in run.context:
                 md.append("- %s: %s" % (what, run.context[key]))
         md.append("")

@@ -7,6 +7,7 @@
 #include <heat3d/reference.hpp>
 
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "execution_spaces.hpp"
@@ -69,6 +70,19 @@ TYPED_TEST(Heat3dApp, NdRangeAndPhasedAgreeBitForBit) {
     results.push_back(kapi_test::to_host(u));
     names.push_back("nd-range-planes, runs of " + std::to_string(planes));
   }
+  // Reading one and three planes ahead instead of two, runs of 5 (the last one of 3).
+  const auto read_ahead = [&](auto ahead) {
+    constexpr std::size_t a = decltype(ahead)::value;
+    Grid u("u", n0 + 2, n1 + 2, n2 + 2), v("v", n0 + 2, n1 + 2, n2 + 2);
+    Kokkos::deep_copy(u, h0);
+    Kokkos::deep_copy(v, h0);
+    for (int s = 0; s < 4; ++s)
+      heat3d::step_nd_range_planes<TypeParam, a>(TypeParam(), s % 2 ? v : u, s % 2 ? u : v, 0.125, 5).wait();
+    results.push_back(kapi_test::to_host(u));
+    names.push_back("nd-range-planes, " + std::to_string(a) + " planes ahead");
+  };
+  read_ahead(std::integral_constant<std::size_t, 1>{});
+  read_ahead(std::integral_constant<std::size_t, 3>{});
   for (std::size_t r = 1; r < results.size(); ++r)
     for (std::size_t i = 0; i < n0 + 2; ++i)
       for (std::size_t j = 0; j < n1 + 2; ++j)

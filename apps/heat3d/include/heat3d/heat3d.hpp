@@ -90,8 +90,9 @@ inline constexpr kapi_apps::VariantTable variant_table{
     kapi_apps::variant("phased", "the nd-range kernel's phased twin: load the tile, then update (two phases)",
                        kapi_apps::Kind::kapi, RunPhased{}),
     kapi_apps::variant("nd-range-planes",
-                       "nd-range kernel marching along x: each work-group walks a column of planes with three "
-                       "planes of it (a y and z halo) in local memory, one barrier per plane",
+                       "nd-range kernel marching along x: each work-group walks a column of planes, the planes "
+                       "below and above in registers, the current one (with a y and z halo) in local memory, "
+                       "one barrier per plane",
                        kapi_apps::Kind::kapi, RunNdRangePlanes{}),
     kapi_apps::variant("range", "range kernel over the interior, the neighbours read from global memory",
                        kapi_apps::Kind::kapi, RunRange{}),

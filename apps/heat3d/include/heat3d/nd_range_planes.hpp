@@ -2,13 +2,16 @@
 #pragma once
 // The marching nd-range kernel (2.5-d blocking): a work-group owns a column of the
 // interior, l1 × l2 points of each plane in a run of planes along x, and walks it plane
-// by plane. Local memory holds three planes of the column with a one-point halo in y and
-// z, (l1 + 2)(l2 + 2) values each: at every plane the group loads the plane above into the
-// free one, waits once, and each work-item updates its point from the plane it is on
-// (the centre and its four y and z neighbours) and the centres of the planes below (kept
-// in a register from the step before) and above. An input value is read from global
-// memory (l1 + 2)(l2 + 2) / (l1 l2) times per plane, against the tile kernel's
-// (l0 + 2)(l1 + 2)(l2 + 2) / (l0 l1 l2) (nd_range.hpp), at one barrier per plane.
+// by plane. Each work-item keeps its point's values in registers for the plane below, the
+// one it updates and the one above; only the plane being updated goes to local memory,
+// with its one-point halo in y and z (the four edges, no corners: a 7-point stencil does
+// not read them), for the four neighbours in that plane. Two such planes alternate, so
+// one barrier per plane keeps a plane's readers ahead of its next writer. An input value
+// is read from global memory (l1 l2 + 2 l1 + 2 l2) / (l1 l2) times; every read is issued
+// `Ahead` planes before its value is needed, so it is in flight while the group waits and
+// computes.
+#include <cstddef>
+
 #include <kapi/barrier.hpp>
 #include <kapi/integer_math.hpp>
 #include <kapi/item.hpp>
@@ -22,25 +25,33 @@
 
 namespace heat3d {
 
-/// Planes a work-group walks when the caller does not say: on a device, runs short
-/// enough for several groups per multiprocessor on small grids; on a host (one thread
-/// runs a group), the whole column, walked in memory order.
-template <class ExecSpace>
-std::size_t default_planes_per_group(std::size_t n0) {
-  if constexpr (kapi::space_traits<ExecSpace>::is_host)
-    return n0;
-  else
-    return n0 < 16 ? n0 : 16;
-}
+/// The h-th point of a plane's halo in a tile plane of (l1 + 2) × (l2 + 2): the row before
+/// the column's first (h < l2), the row after its last, then the two side columns. Rows
+/// first, so that with l2 a multiple of the warp a warp copies part of one row.
+struct PlaneHalo {
+  std::size_t l1, l2;
+  KOKKOS_INLINE_FUNCTION std::size_t size() const { return 2 * (l1 + l2); }
+  KOKKOS_INLINE_FUNCTION std::size_t row(std::size_t h) const {
+    return h < l2 ? 0 : h < 2 * l2 ? l1 + 1 : h < 2 * l2 + l1 ? h - 2 * l2 + 1 : h - 2 * l2 - l1 + 1;
+  }
+  KOKKOS_INLINE_FUNCTION std::size_t col(std::size_t h) const {
+    return h < l2 ? h + 1 : h < 2 * l2 ? h - l2 + 1 : h < 2 * l2 + l1 ? 0 : l2 + 1;
+  }
+};
 
+/// Ahead: how many planes beyond the one being updated each work-item has in flight
+/// (two by default: more registers, more reads in flight).
+template <std::size_t Ahead = 2>
 struct StencilNdRangePlanes {
+  static_assert(Ahead >= 1, "the next plane is read before the wait");
   using launch_bounds = StencilBounds;
   template <class In, class Out, class T>
   KOKKOS_INLINE_FUNCTION void operator()(const kapi::NdItem<3>& it, const In& in, const Out& out,
                                          const kapi::LocalAccessor<T, 1>& planes, T alpha,
                                          std::size_t planes_per_group) const {
     const std::size_t l1 = it.get_local_range(1), l2 = it.get_local_range(2);
-    const TileShape s{3, l1 + 2, l2 + 2};  // the three planes, each with its y and z halo
+    const TileShape s{2, l1 + 2, l2 + 2};  // the two alternating planes, each with its halo
+    const PlaneHalo halo{l1, l2};
     const auto g = it.get_group();
     // The column's corner in y and z (its first interior point is corner + 1), and its run of
     // interior planes [first, end).
@@ -49,24 +60,42 @@ struct StencilNdRangePlanes {
     const std::size_t last0 = in.extent(0) - 1, last1 = in.extent(1) - 1, last2 = in.extent(2) - 1;
     const std::size_t first = 1 + g.get_group_id(0) * planes_per_group;
     const std::size_t end = first + planes_per_group < last0 ? first + planes_per_group : last0;
+    const auto plane = [last0](std::size_t i) { return i < last0 ? i : last0; };
+    // Padding work-items (beyond the grid in y or z) copy clamped values and write nothing.
     const std::size_t j = c1 + b + 1, k = c2 + c + 1;
     const bool writes = j < last1 && k < last2;
-    T below = in(first - 1, j < last1 ? j : last1, k < last2 ? k : last2);
-    // The three planes rotate: the one being updated, the one above, the one being loaded.
-    // A plane is loaded two steps after its last read, with a barrier between.
-    std::size_t on = 0, above = 1, free = 2;
-    load_plane_share(planes, s, in, on, first, c1, c2, b, c, l1, l2);
-    for (std::size_t i = first; i < end; ++i) {
-      load_plane_share(planes, s, in, above, i + 1, c1, c2, b, c, l1, l2);
+    const std::size_t jc = j < last1 ? j : last1, kc = k < last2 ? k : last2;
+    // This work-item's first halo point; groups smaller than their halo copy the rest
+    // when they store the plane.
+    const std::size_t t = b * l2 + c, items = l1 * l2;
+    const bool copies_halo = t < halo.size();
+    const std::size_t ht = copies_halo ? halo.row(t) : 0, hc = copies_halo ? halo.col(t) : 0;
+    const std::size_t hj = c1 + ht < last1 ? c1 + ht : last1, hk = c2 + hc < last2 ? c2 + hc : last2;
+    // centre[q]: this point in plane i - 1 + q (below, here, above, then the planes read
+    // ahead); edge[q]: this work-item's halo point in plane i + q.
+    T centre[Ahead + 2], edge[Ahead];
+    for (std::size_t q = 0; q < Ahead + 2; ++q) centre[q] = in(plane(first - 1 + q), jc, kc);
+    for (std::size_t q = 0; q < Ahead; ++q) edge[q] = copies_halo ? in(plane(first + q), hj, hk) : T(0);
+    std::size_t slot = 0;
+    for (std::size_t i = first; i < end; ++i, slot ^= 1) {
+      planes[s.at(slot, b + 1, c + 1)] = centre[1];
+      if (copies_halo) planes[s.at(slot, ht, hc)] = edge[0];
+      for (std::size_t h = t + items; h < halo.size(); h += items) {
+        const std::size_t r = halo.row(h), q = halo.col(h);
+        planes[s.at(slot, r, q)] = in(i, c1 + r < last1 ? c1 + r : last1, c2 + q < last2 ? c2 + q : last2);
+      }
+      // The values Ahead steps on, read before the wait.
+      const T next_centre = in(plane(i + Ahead + 1), jc, kc);
+      const T next_edge = copies_halo ? in(plane(i + Ahead), hj, hk) : T(0);
       kapi::group_barrier(g);
-      const T here = planes[s.at(on, b + 1, c + 1)];
       if (writes)
         out(i, j, k) =
-            update(here, below, planes[s.at(above, b + 1, c + 1)], planes[s.at(on, b, c + 1)],
-                   planes[s.at(on, b + 2, c + 1)], planes[s.at(on, b + 1, c)], planes[s.at(on, b + 1, c + 2)], alpha);
-      below = here;
-      const std::size_t done = on;
-      on = above, above = free, free = done;
+            update(centre[1], centre[0], centre[2], planes[s.at(slot, b, c + 1)], planes[s.at(slot, b + 2, c + 1)],
+                   planes[s.at(slot, b + 1, c)], planes[s.at(slot, b + 1, c + 2)], alpha);
+      for (std::size_t q = 0; q + 1 < Ahead + 2; ++q) centre[q] = centre[q + 1];
+      centre[Ahead + 1] = next_centre;
+      for (std::size_t q = 0; q + 1 < Ahead; ++q) edge[q] = edge[q + 1];
+      edge[Ahead - 1] = next_edge;
     }
   }
 };
@@ -82,17 +111,39 @@ kapi::NdRange<3> stencil_nd_range_planes(std::size_t n0, std::size_t n1, std::si
       local);
 }
 
+/// Planes a work-group walks on an n0 × n1 × n2 interior when the caller does not say. On
+/// a host (one thread runs a group), the whole column, walked in memory order. On a
+/// device, the longest run, up to 64 planes, that still gives the device `device_fulls`
+/// times the work-items it holds at once: a longer run reads its first planes fewer times,
+/// shorter runs keep more groups in flight on small grids; at least 8 planes.
+template <class ExecSpace>
+std::size_t default_planes_per_group(const ExecSpace& space, std::size_t n0, std::size_t n1, std::size_t n2) {
+  if constexpr (kapi::space_traits<ExecSpace>::is_host) {
+    (void)space, (void)n1, (void)n2;
+    return n0;
+  } else {
+    constexpr std::size_t device_fulls = 3, longest = 64, shortest = 8;
+    const auto across = stencil_nd_range_planes<ExecSpace>(1, n1, n2, 1).get_global_range();
+    const std::size_t items_per_run = across[1] * across[2];
+    const std::size_t resident = static_cast<std::size_t>(space.concurrency() > 0 ? space.concurrency() : 1);
+    std::size_t run = longest;
+    while (run > shortest && kapi::ceil_div(n0, run) * items_per_run < device_fulls * resident) run /= 2;
+    return n0 < run ? n0 : run;
+  }
+}
+
 /// Starts one step on `space`; the event's wait() completes it. planes_per_group 0: the
 /// backend's default (default_planes_per_group).
-template <class ExecSpace, class In, class Out, class T>
+template <class ExecSpace, std::size_t Ahead = 2, class In, class Out, class T>
 kapi::KernelEvent<ExecSpace> step_nd_range_planes(const ExecSpace& space, const In& in, const Out& out, T alpha,
                                                   std::size_t planes_per_group = 0) {
   const std::size_t n0 = in.extent(0) - 2;
-  if (planes_per_group == 0) planes_per_group = default_planes_per_group<ExecSpace>(n0);
-  const auto r = stencil_nd_range_planes<ExecSpace>(n0, in.extent(1) - 2, in.extent(2) - 2, planes_per_group);
+  const std::size_t n1 = in.extent(1) - 2, n2 = in.extent(2) - 2;
+  if (planes_per_group == 0) planes_per_group = default_planes_per_group(space, n0, n1, n2);
+  const auto r = stencil_nd_range_planes<ExecSpace>(n0, n1, n2, planes_per_group);
   const auto l = r.get_local_range();
-  return kapi::call_kernel_async(space, StencilNdRangePlanes{}, r, in, out,
-                                 kapi::LocalAccessor<T, 1>(TileShape{3, l[1] + 2, l[2] + 2}.size()), alpha,
+  return kapi::call_kernel_async(space, StencilNdRangePlanes<Ahead>{}, r, in, out,
+                                 kapi::LocalAccessor<T, 1>(TileShape{2, l[1] + 2, l[2] + 2}.size()), alpha,
                                  planes_per_group);
 }
 
