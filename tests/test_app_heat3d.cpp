@@ -97,6 +97,13 @@ TYPED_TEST(Heat3dApp, GridsWithoutInteriorOrOfDifferentShapesAreRefused) {
   EXPECT_THROW(heat3d::step("range", TypeParam(), a, b, 0.125), kapi::launch_error);
   EXPECT_THROW(heat3d::step("nd-range", TypeParam(), c, d, 0.125), kapi::launch_error);
   EXPECT_THROW(heat3d::step("no-such-variant", TypeParam(), c, c, 0.125), std::invalid_argument);
+  // The kernels' own step functions, called directly, check the grids too (the marching
+  // kernel divided by its run length, 0 without an interior).
+  EXPECT_THROW(heat3d::step_nd_range_planes(TypeParam(), a, b, 0.125), kapi::launch_error);
+  EXPECT_THROW(heat3d::step_nd_range_planes(TypeParam(), c, d, 0.125, 2), kapi::launch_error);
+  EXPECT_THROW(heat3d::step_nd_range(TypeParam(), a, b, 0.125), kapi::launch_error);
+  EXPECT_THROW(heat3d::step_phased(TypeParam(), c, d, 0.125), kapi::launch_error);
+  EXPECT_THROW(heat3d::step_range(TypeParam(), a, b, 0.125), kapi::launch_error);
 }
 
 }  // namespace

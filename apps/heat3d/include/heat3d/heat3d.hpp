@@ -104,19 +104,6 @@ inline constexpr kapi_apps::VariantTable variant_table{
 inline std::vector<std::string> variants() { return variant_table.names(); }
 inline void check_variant(const std::string& variant) { variant_table.check(variant); }
 
-/// Checks that `in` and `out` are grids of the same extents with an interior.
-template <class In, class Out>
-void check_grids(const In& in, const Out& out) {
-  for (int d = 0; d < 3; ++d) {
-    if (in.extent(d) < 3 || in.extent(d) != out.extent(d))
-      throw kapi::launch_error("heat3d: the grids' extents (" + std::to_string(in.extent(0)) + ", " +
-                               std::to_string(in.extent(1)) + ", " + std::to_string(in.extent(2)) + ") and (" +
-                               std::to_string(out.extent(0)) + ", " + std::to_string(out.extent(1)) + ", " +
-                               std::to_string(out.extent(2)) +
-                               ") must be equal and at least 3 (a boundary layer on each side of the interior)");
-  }
-}
-
 /// A step in flight (start_step): wait() blocks until it is done and throws
 /// kapi::launch_error if a kapi kernel broke the model.
 template <class ExecSpace>

@@ -116,6 +116,7 @@ kapi::NdRange<3> stencil_nd_range(std::size_t n0, std::size_t n1, std::size_t n2
 /// Starts one step on `space`; the event's wait() completes it.
 template <class ExecSpace, class In, class Out, class T>
 kapi::KernelEvent<ExecSpace> step_nd_range(const ExecSpace& space, const In& in, const Out& out, T alpha) {
+  check_grids(in, out);
   const auto r = stencil_nd_range<ExecSpace>(in.extent(0) - 2, in.extent(1) - 2, in.extent(2) - 2);
   const auto l = r.get_local_range();
   return kapi::call_kernel_async(space, StencilNdRange{}, r, in, out,

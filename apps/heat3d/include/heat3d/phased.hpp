@@ -37,6 +37,7 @@ struct StencilPhased {
 /// Starts one step on `space`; the event's wait() completes it.
 template <class ExecSpace, class In, class Out, class T>
 kapi::KernelEvent<ExecSpace> step_phased(const ExecSpace& space, const In& in, const Out& out, T alpha) {
+  check_grids(in, out);
   const auto r = stencil_nd_range<ExecSpace>(in.extent(0) - 2, in.extent(1) - 2, in.extent(2) - 2);
   const auto l = r.get_local_range();
   return kapi::call_kernel_async(space, StencilPhased{}, r, in, out,

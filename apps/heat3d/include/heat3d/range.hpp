@@ -22,6 +22,7 @@ struct StencilRange {
 /// Starts one step on `space`; the event's wait() completes it.
 template <class ExecSpace, class In, class Out, class T>
 kapi::KernelEvent<ExecSpace> step_range(const ExecSpace& space, const In& in, const Out& out, T alpha) {
+  check_grids(in, out);
   return kapi::call_kernel_async(space, StencilRange{},
                                  kapi::Range<3>(in.extent(0) - 2, in.extent(1) - 2, in.extent(2) - 2), in, out, alpha);
 }
