@@ -11,6 +11,17 @@ if(Kokkos_VERSION VERSION_LESS 3.4.1)
   message(FATAL_ERROR "kapi needs Kokkos >= 3.4.01; found ${Kokkos_VERSION} at ${Kokkos_DIR}")
 endif()
 include(${CMAKE_CURRENT_LIST_DIR}/kapi_check_kokkos_view.cmake)  # GCC 12 and the mdspan-based View
+# hipcc asks rocm_agent_enumerator for the machine's GPU at every link that names no
+# architecture, and where there is none (a build node) that prints a Python traceback per
+# link. Kokkos 3.4 gives its architecture to the compile steps only: the links get it too.
+if(Kokkos_ENABLE_HIP AND TARGET Kokkos::kokkoscore)
+  get_target_property(kapi_kokkos_compile_options Kokkos::kokkoscore INTERFACE_COMPILE_OPTIONS)
+  get_target_property(kapi_kokkos_link_options Kokkos::kokkoscore INTERFACE_LINK_OPTIONS)
+  if(NOT "${kapi_kokkos_link_options}" MATCHES "(--amdgpu-target|--offload-arch)="
+     AND "${kapi_kokkos_compile_options}" MATCHES "(--amdgpu-target|--offload-arch)=(gfx[0-9a-z]+)")
+    set_property(TARGET Kokkos::kokkoscore APPEND PROPERTY INTERFACE_LINK_OPTIONS "--offload-arch=${CMAKE_MATCH_2}")
+  endif()
+endif()
 # Boost.Context switches the host engine's work-item contexts where kapi has no switch of
 # its own (framework/src/host/context.hpp: everything but x86-64 and aarch64 Linux), or where
 # KAPI_HOST_CONTEXT_FCONTEXT asks for it; only the runtime uses it.
