@@ -109,12 +109,13 @@ void register_all(Harness& h) {
                               "kernel's body");
   const Space space = h.space();
   const Cache data = h.make_cache<Data>(make_data);
+  const std::vector<std::size_t> sizes = h.sweep(default_sizes(h));
   std::string runs;
-  for (std::size_t n : h.sweep(default_sizes(h)))
+  for (std::size_t n : sizes)
     runs += (runs.empty() ? "" : ", ") + std::to_string(heat3d::default_planes_per_group(space, n, n, n)) +
             " at n = " + std::to_string(n);
   benchmark::AddCustomContext("choices", "nd-range-planes walks runs of " + runs + " planes per work-group");
-  for (std::size_t n : h.sweep(default_sizes(h))) {
+  for (std::size_t n : sizes) {
     Case copy = base(space, data, n, "kokkos-copy", Role::anchor);
     copy.work = 16.0 * double(n + 2) * double(n + 2) * double(n + 2);
     copy.verify = [data, n] { return verify_copy(*data->get(n)); };

@@ -138,8 +138,7 @@ template <class ExecSpace, std::size_t Ahead = 2, class In, class Out, class T>
 kapi::KernelEvent<ExecSpace> step_nd_range_planes(const ExecSpace& space, const In& in, const Out& out, T alpha,
                                                   std::size_t planes_per_group = 0) {
   check_grids(in, out);
-  const std::size_t n0 = in.extent(0) - 2;
-  const std::size_t n1 = in.extent(1) - 2, n2 = in.extent(2) - 2;
+  const std::size_t n0 = in.extent(0) - 2, n1 = in.extent(1) - 2, n2 = in.extent(2) - 2;
   if (planes_per_group == 0) planes_per_group = default_planes_per_group(space, n0, n1, n2);
   const auto r = stencil_nd_range_planes<ExecSpace>(n0, n1, n2, planes_per_group);
   const auto l = r.get_local_range();
