@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
+# kapi-test-cache: reads only its arguments (and the programs they name: scripts/test-cache.py)
 # A CTest case for a command line an app must reject (kapi_add_app_rejects in
 # CMakeLists.txt): runs EXE with the NARGS arguments ARG0, ARG1, ... (one -D each, so
 # spaces, carets and leading minus signs arrive as written) and passes when the program

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
+# kapi-test-cache: reads only its arguments (and the programs they name: scripts/test-cache.py)
 # A CTest case that checks a command's exit status and its message together (CTest's
 # PASS_REGULAR_EXPRESSION alone ignores the exit status): runs the NARGS arguments ARG0,
 # ARG1, ... as one command (one -D each, so spaces and colons arrive as written) and

@@ -124,7 +124,7 @@ expect "run refuses a flag of test" 2 "unknown flag '--sanitize'" "$drv/kapi" ru
 expect "run refuses --apps without a list" 2 "--apps needs a list" "$drv/kapi" run openmp --apps
 expect "run-suite.sh refuses a misspelt flag" 2 "unknown flag '--ful'.*accepted: --full" "$tree/scripts/run-suite.sh" openmp --ful
 # The flags each command takes still get through (to the stubbed setup).
-expect "test takes its flags" 98 "STUB setup-deps.sh reached: openmp" "$drv/kapi" test openmp --compile-only --sanitize --compute-sanitizer
+expect "test takes its flags" 98 "STUB setup-deps.sh reached: openmp" "$drv/kapi" test openmp --compile-only --sanitize --compute-sanitizer --rerun
 expect "test takes its flags without a configuration" 98 "STUB setup-deps.sh reached: openmp" "$drv/kapi" test --sanitize
 expect "build takes --sanitize" 98 "STUB setup-deps.sh reached: serial" "$drv/kapi" build serial --sanitize
 expect "run takes run-suite.sh's flags" 98 "STUB setup-deps.sh reached: threads" \
