@@ -17,10 +17,12 @@ limits, GPUs) and the environment variables that steer Kokkos, OpenMP, kapi, MPI
 sanitizers. Paths inside the build folder, the source tree and the dependency cache are
 written relative to them, so a clean clone elsewhere finds the same keys.
 
-Only programs built in the build folder are cached, also when an MPI launcher or a CMake
-script that reads nothing but its arguments starts them (a script says so in its first
-lines: "kapi-test-cache: reads only its arguments"): they read nothing but their
-arguments. Cases run by another interpreter (the source checks, which read the whole tree)
+Only programs built in the build folder are cached, also when an MPI launcher, or a script
+that reads nothing but its arguments (a CMake `-P` script, the cross configurations'
+emulator; such a script says so in its first lines: "kapi-test-cache: reads only its
+arguments"), starts them: they read nothing but their arguments. The installed packages'
+versions are part of the machine, so that an update of an MPI, an emulator or a library a
+cross-compiled program loads (which `ldd` cannot list) runs the cases again. Cases run by another interpreter (the source checks, which read the whole tree)
 and cases given a directory always run. A case skipped by its own decision (ctest's
 SKIP_REGULAR_EXPRESSION or SKIP_RETURN_CODE) counts as passed: on the same inputs it
 skips again.
@@ -35,7 +37,7 @@ import sys
 import time
 import xml.etree.ElementTree as ElementTree
 
-KEY_FORMAT = "1"
+KEY_FORMAT = "2"
 LAUNCHERS = {"mpiexec", "mpirun", "orterun"}
 PURE_SCRIPT_MARK = "kapi-test-cache: reads only its arguments"
 STEERING_PREFIXES = ("KOKKOS_", "OMP_", "GOMP_", "KAPI_", "OMPI_", "PRTE_", "ASAN_", "UBSAN_", "LSAN_", "CUDA_",
@@ -147,8 +149,14 @@ def machine():
             gpus += subprocess.run(tool, capture_output=True, text=True, timeout=60).stdout
         except (OSError, subprocess.TimeoutExpired):
             pass
+    try:
+        packages = subprocess.run(["dpkg-query", "-W", "-f", "${Package}=${Version}\\n"], capture_output=True,
+                                  text=True, timeout=60).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        packages = ""
     uname = platform.uname()
     return {
+        "packages": hashlib.sha256(packages.encode()).hexdigest(),
         "system": [uname.system, uname.release, uname.machine],
         "cpu": cpu,
         "cores": len(os.sched_getaffinity(0)),
@@ -183,20 +191,20 @@ def is_pure_script(path):
 
 def runs_built_program(command, paths):
     """Whether the case runs a program of this build: itself, or through an MPI launcher or
-    a CMake script that reads nothing but its arguments (one that says so in its head)."""
+    a script that reads nothing but its arguments (one that says so in its head)."""
     if paths.in_build(command[0]):
         return True
     name = os.path.basename(command[0])
     script = None
     if name == "cmake" and "-P" in command[:-1]:
-        script = os.path.realpath(command[command.index("-P") + 1])
-        if not is_pure_script(script):
-            return False
+        script = command[command.index("-P") + 1]
     elif name not in LAUNCHERS:
+        script = command[0]  # a launcher script, such as a cross configuration's emulator
+    if script is not None and not is_pure_script(script):
         return False
     named = [t for argument in command[1:] for t in tokens(argument) if os.path.isfile(t)]
-    # What a script or launcher runs must be programs (a shell script it starts may read anything).
-    if any(not is_program(t) and os.path.realpath(t) != script for t in named):
+    # What a script or launcher runs must be programs or such scripts (another may read anything).
+    if any(not is_program(t) and not is_pure_script(t) for t in named):
         return False
     return any(paths.in_build(t) for t in named)
 

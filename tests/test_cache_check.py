@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: Apache-2.0
 """ctest case test_cache_check: scripts/test-cache.py skips exactly the cases that passed
 on the same inputs. A project of a few cases (copies of /bin/true and /bin/false as the
-build's programs, a CMake wrapper that reads only its arguments, a shell case) is
-configured in a scratch folder, run through select / ctest / record, changed, and run
-again; each step's selection is compared with the cases that must run.
+build's programs, a CMake wrapper that reads only its arguments, a shell case, a
+launcher script marked as reading only its arguments and one not marked) is configured
+in a scratch folder, run through select / ctest / record, changed, and run again; each
+step's selection is compared with the cases that must run.
 
   test_cache_check.py <source-dir>
 """
@@ -34,8 +35,14 @@ add_test(NAME skips COMMAND ${{CMAKE_BINARY_DIR}}/program)
 set_tests_properties(skips PROPERTIES SKIP_RETURN_CODE 0)
 add_test(NAME steered COMMAND ${{CMAKE_BINARY_DIR}}/program)
 set_tests_properties(steered PROPERTIES ENVIRONMENT OMP_NUM_THREADS=3)
+add_test(NAME launched COMMAND ${{CMAKE_SOURCE_DIR}}/launcher.sh ${{CMAKE_BINARY_DIR}}/program)
+add_test(NAME launched_unmarked COMMAND ${{CMAKE_SOURCE_DIR}}/unmarked.sh ${{CMAKE_BINARY_DIR}}/program)
 """
-ORDER = ["built", "wrapped", "shell", "fails", "given_a_folder", "skips", "steered"]
+LAUNCHER = """#!/bin/sh
+# kapi-test-cache: reads only its arguments
+exec "$@"
+"""
+ORDER = ["built", "wrapped", "shell", "fails", "given_a_folder", "skips", "steered", "launched", "launched_unmarked"]
 
 
 def run(command, env=None, check=True):
@@ -69,9 +76,13 @@ with tempfile.TemporaryDirectory() as scratch:
     os.makedirs(tree)
     with open(os.path.join(tree, "CMakeLists.txt"), "w") as f:
         f.write(PROJECT)
+    for name, text in (("launcher.sh", LAUNCHER), ("unmarked.sh", LAUNCHER.replace("kapi-test-cache", "a"))):
+        with open(os.path.join(tree, name), "w") as f:
+            f.write(text)
+        os.chmod(os.path.join(tree, name), 0o755)
     build, cache = os.path.join(tree, "build"), os.path.join(scratch, "cache")
     configure(tree, build)
-    always = ["shell", "fails", "given_a_folder"]  # an interpreter, a failure, a folder
+    always = ["shell", "fails", "given_a_folder", "launched_unmarked"]  # an interpreter, a failure, a folder
 
     cycle(build, cache, ORDER, "first run")
     cycle(build, cache, always, "second run, nothing changed")

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
+# kapi-test-cache: reads only its arguments (and the packages' files: qemu, the sysroot)
 # Runs an aarch64 program under qemu-user (the cross configurations' CMAKE_CROSSCOMPILING_EMULATOR):
 #   run-under-qemu.sh <program> [args...]
 # The program sees this script as its argv[0], so that a program that executes itself again
