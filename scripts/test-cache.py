@@ -22,8 +22,9 @@ that reads nothing but its arguments (a CMake `-P` script, the cross configurati
 emulator; such a script says so in its first lines: "kapi-test-cache: reads only its
 arguments"), starts them: they read nothing but their arguments. The installed packages'
 versions are part of the machine, so that an update of an MPI, an emulator or a library a
-cross-compiled program loads (which `ldd` cannot list) runs the cases again. Cases run by another interpreter (the source checks, which read the whole tree)
-and cases given a directory always run. A case skipped by its own decision (ctest's
+cross-compiled program loads (which `ldd` cannot list) runs the cases again. Cases run by
+another interpreter (the source checks, which read the whole tree) and cases given a
+directory always run. A case skipped by its own decision (ctest's
 SKIP_REGULAR_EXPRESSION or SKIP_RETURN_CODE) counts as passed: on the same inputs it
 skips again.
 """

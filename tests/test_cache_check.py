@@ -82,7 +82,7 @@ with tempfile.TemporaryDirectory() as scratch:
         os.chmod(os.path.join(tree, name), 0o755)
     build, cache = os.path.join(tree, "build"), os.path.join(scratch, "cache")
     configure(tree, build)
-    always = ["shell", "fails", "given_a_folder", "launched_unmarked"]  # an interpreter, a failure, a folder
+    always = ["shell", "fails", "given_a_folder", "launched_unmarked"]  # an interpreter, a failure, a folder, a script unmarked
 
     cycle(build, cache, ORDER, "first run")
     cycle(build, cache, always, "second run, nothing changed")
