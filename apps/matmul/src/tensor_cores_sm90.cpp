@@ -50,13 +50,13 @@ KOKKOS_INLINE_FUNCTION constexpr std::size_t swizzled(std::size_t r, std::size_t
 }
 
 // ---- packing
-// One 16-byte chunk of a packed tile: elements element(0 … 16 / sizeof(In) - 1), rounded
-// to In, in order.
-template <class In, class Element>
-KOKKOS_INLINE_FUNCTION void write_chunk(std::uint8_t* out, const Element& element) {
-  constexpr int per_word = 4 / int(sizeof(In));
-  kapi::Vec<std::uint32_t, 4> words;
-  for (int w = 0; w < 4; ++w) {
+// `Elements` elements element(0 … Elements - 1) rounded to In, in order, as one store to
+// `out` (aligned to their size).
+template <class In, int Elements, class Element>
+KOKKOS_INLINE_FUNCTION void write_rounded(std::uint8_t* out, const Element& element) {
+  constexpr int per_word = 4 / int(sizeof(In)), words_count = Elements / per_word;
+  kapi::Vec<std::uint32_t, words_count> words;
+  for (int w = 0; w < words_count; ++w) {
     std::uint32_t word = 0;
     for (int h = 0; h < per_word; ++h)
       word |= std::uint32_t(In(element(std::size_t(w * per_word + h))).bits) << (16 * h);
@@ -65,46 +65,64 @@ KOKKOS_INLINE_FUNCTION void write_chunk(std::uint8_t* out, const Element& elemen
   words.store(reinterpret_cast<std::uint32_t*>(out));
 }
 
-// A (m×k) → blocks of BM rows × steps: tile (bm, kt) at (bm·steps + kt)·a_tile_bytes; one
-// work-item per 16-byte chunk of the packed A, in order.
+// Whether every row of `m` may be read four floats at a time (Vec<float, 4> loads at
+// columns that are multiples of 4).
+inline bool rows_in_vectors(const Input& m) {
+  return m.stride(1) == 1 && m.stride(0) % 4 == 0 && reinterpret_cast<std::uintptr_t>(m.data()) % 16 == 0;
+}
+
+// A (m×k) → blocks of BM rows × steps: tile (bm, kt) at (bm·steps + kt)·a_tile_bytes. One
+// work-item per four elements of A, in the packed order: a warp's loads are whole
+// 16-byte runs of A's rows (the swizzle permutes the runs within a row's K step), and its
+// stores are consecutive.
 template <class In>
 struct PackA {
+  static constexpr std::size_t out_bytes = 4 * sizeof(In);
   KOKKOS_INLINE_FUNCTION void operator()(const kapi::Item<1>& it, const Input& a, std::uint8_t* packed,
-                                         std::size_t steps) const {
-    constexpr std::size_t per_chunk = 16 / sizeof(In), chunks_per_tile = a_tile_bytes / 16;
-    const std::size_t i = it.get_id(0), tile = i / chunks_per_tile, r = i % chunks_per_tile / 8;
-    const std::size_t chunk = (i % 8) ^ (r & 7);  // chunk i lies where the swizzle puts this one
-    const std::size_t row = tile / steps * BM + r, k0 = tile % steps * bk<In>() + chunk * per_chunk;
-    write_chunk<In>(packed + i * 16,
-                    [&](std::size_t e) { return row < a.extent(0) && k0 + e < a.extent(1) ? a(row, k0 + e) : 0.0f; });
+                                         std::size_t steps, bool vector_rows) const {
+    const std::size_t p = it.get_id(0) * out_bytes, tile = p / a_tile_bytes, at = p % a_tile_bytes;
+    const std::size_t r = at / row_bytes, in_row = at % row_bytes;
+    const std::size_t chunk = (in_row / 16) ^ (r & 7);  // the chunk the swizzle puts here
+    const std::size_t row = tile / steps * BM + r;
+    const std::size_t k0 = tile % steps * bk<In>() + chunk * (16 / sizeof(In)) + in_row % 16 / sizeof(In);
+    if (vector_rows && row < a.extent(0) && k0 + 4 <= a.extent(1)) {
+      const auto x = kapi::Vec<float, 4>::load(&a(row, k0));
+      write_rounded<In, 4>(packed + p, [&](std::size_t e) { return x[int(e)]; });
+    } else {
+      write_rounded<In, 4>(
+          packed + p, [&](std::size_t e) { return row < a.extent(0) && k0 + e < a.extent(1) ? a(row, k0 + e) : 0.0f; });
+    }
   }
 };
 
 // B (k×n) → transposed blocks of BN columns × steps: tile (bn, kt) at (bn·steps + kt)·
-// b_tile_bytes, row c of a tile holding column c's K step. A group of BN work-items makes
-// one tile in local memory, work-item c its row c (reads along B's rows coalesced; the
-// swizzle spreads a warp's 16-byte stores over every bank), then copies it out whole.
-// (Writing each 16-byte chunk straight to global memory, 128 bytes apart, took several
-// times as long as A's pack on an H100.)
+// b_tile_bytes, row c of a tile holding column c's K step. A group of `items` work-items
+// makes `items` rows of a tile in local memory, work-item c its row c (reads along B's
+// rows coalesced; the swizzle spreads a warp's 16-byte stores over every bank), then
+// copies them out whole. (Writing each 16-byte chunk straight to global memory, 128 bytes
+// apart, took several times as long as A's pack on an H100; a group per whole tile left
+// too few groups to keep the memory busy below n = 8192.)
 template <class In>
 struct PackB {
-  static constexpr int items = BN;
+  static constexpr int items = 64, parts = BN / items;  // groups per tile
+  static constexpr int image_bytes = items * row_bytes;
   KOKKOS_INLINE_FUNCTION void operator()(const kapi::NdItem<1>& it, const Input& b, std::uint8_t* packed,
                                          std::size_t steps, const kapi::LocalAccessor<std::uint32_t, 1>& image) const {
     constexpr std::size_t per_chunk = 16 / sizeof(In);
-    const std::size_t tile = it.get_group().get_group_id(0), c = it.get_local_linear_id();
-    const std::size_t col = tile / steps * BN + c, k0 = tile % steps * bk<In>();
+    const std::size_t group = it.get_group().get_group_id(0), tile = group / parts, part = group % parts;
+    const std::size_t c = it.get_local_linear_id();
+    const std::size_t col = tile / steps * BN + part * items + c, k0 = tile % steps * bk<In>();
     auto* const row = reinterpret_cast<std::uint8_t*>(image.get_pointer());
-    for (std::size_t chunk = 0; chunk < 8; ++chunk)
-      write_chunk<In>(row + swizzled(c, chunk), [&](std::size_t e) {
+    for (std::size_t chunk = 0; chunk < 8; ++chunk)  // the image's row c is the tile's row part·items + c
+      write_rounded<In, int(per_chunk)>(row + swizzled(c, chunk), [&](std::size_t e) {
         const std::size_t k = k0 + chunk * per_chunk + e;
         return col < b.extent(1) && k < b.extent(0) ? b(k, col) : 0.0f;
       });
     kapi::group_barrier(it.get_group());
     using Chunk = kapi::Vec<std::uint32_t, 4>;
-    for (std::size_t j = c; j < std::size_t(b_tile_bytes / 16); j += items)
-      Chunk::load(image.get_pointer() + 4 * j)
-          .store(reinterpret_cast<std::uint32_t*>(packed + tile * b_tile_bytes) + 4 * j);
+    std::uint8_t* const out = packed + tile * b_tile_bytes + part * image_bytes;
+    for (std::size_t j = c; j < std::size_t(image_bytes / 16); j += items)
+      Chunk::load(image.get_pointer() + 4 * j).store(reinterpret_cast<std::uint32_t*>(out) + 4 * j);
   }
 };
 
@@ -388,12 +406,13 @@ bool multiply(const Kokkos::Cuda& space, const Input& a, const Input& b, const O
   std::vector<kapi::KernelEvent<Kokkos::Cuda>> packs;
   if (steps > 0) {
     packs.push_back(kapi::call_kernel_async(std::string("matmul::pack_a_") + type, space, PackA<In>{},
-                                            kapi::Range<1>(a_bytes / 16), a, packed_a, steps));
-    const std::size_t b_tiles = b_bytes / b_tile_bytes;
+                                            kapi::Range<1>(a_bytes / PackA<In>::out_bytes), a, packed_a, steps,
+                                            rows_in_vectors(a)));
+    const std::size_t b_groups = b_bytes / b_tile_bytes * PackB<In>::parts;
     packs.push_back(kapi::call_kernel_async(
         std::string("matmul::pack_b_") + type, space, PackB<In>{},
-        kapi::NdRange<1>(kapi::Range<1>(b_tiles * PackB<In>::items), kapi::Range<1>(PackB<In>::items)), b, packed_b,
-        steps, kapi::LocalAccessor<std::uint32_t, 1>(b_tile_bytes / 4)));
+        kapi::NdRange<1>(kapi::Range<1>(b_groups * PackB<In>::items), kapi::Range<1>(PackB<In>::items)), b, packed_b,
+        steps, kapi::LocalAccessor<std::uint32_t, 1>(PackB<In>::image_bytes / 4)));
   }
   const Operands op{packed_a, packed_b, steps, gm, gn};
   kapi::call_kernel(std::string("matmul::wgmma_") + type, space, Wgmma<In>{},
