@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// bench_matmul: C = A·B, square n×n, fp32, row-major, on the default execution space.
+// bench_matmul: C = A·B, square n×n, fp32 (and fp64 on CUDA), row-major, on the default
+// execution space.
 //   anchor      kokkos-kernels      KokkosBlas::gemm with Kokkos Kernels' vendor BLAS: OpenBLAS
 //                                   sgemm on host (as many threads as Kokkos), cublasSgemm on
 //                                   CUDA (default math mode: no TF32); written here, it stands
@@ -16,9 +17,12 @@
 //                                   of tuned-bf16 (which reads fp32 A and B and rounds them as it
 //                                   stages its tiles, inside its time)
 //               cublas-fp16         likewise with IEEE half inputs: the anchor of tuned-fp16
+//   anchor (f64) cublas-dgemm       on CUDA: cublasDgemm on fp64 matrices (the f64 cases' anchor:
+//                                   tuned-fp64 and its shapes)
 //   kapi        the framework variants of matmul::variant_table
 // Work: 2·n³ FLOP per run. Check: exact (the data are small multiples of powers of two,
-// so every summation order gives the same floats): a checksum of all of C and 256 entries.
+// so every summation order gives the same floats or doubles): a checksum of all of C and
+// 256 entries.
 #include <vector>
 #if defined(KAPI_APPS_HAVE_KOKKOS_KERNELS)
 #include <KokkosBlas3_gemm.hpp>
@@ -62,41 +66,52 @@ using ConstMatrix = matmul::ConstMatrix<T, Space>;
 KOKKOS_INLINE_FUNCTION T a_value(std::int64_t i, std::int64_t k) { return T(((i * 3 + k * 5) % 7) - 3) * T(0.25); }
 KOKKOS_INLINE_FUNCTION T b_value(std::int64_t k, std::int64_t j) { return T(((k * 2 + j * 7) % 5) - 2) * T(0.5); }
 
+template <class E>
 struct FillAB {
-  Matrix a, b;
+  matmul::Matrix<E, Space> a, b;
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, std::int64_t j) const {
-    a(i, j) = a_value(i, j);
-    b(i, j) = b_value(i, j);
+    a(i, j) = E(a_value(i, j));
+    b(i, j) = E(b_value(i, j));
   }
 };
 
-struct Data {
+/// One size's matrices of element type E (float; double for the f64 cases).
+template <class E>
+struct DataOf {
+  using value_type = E;
   std::size_t n = 0;
-  Matrix a, b, c;
+  matmul::Matrix<E, Space> a, b, c;
 };
+using Data = DataOf<T>;
 
-Data make_data(const Space& space, std::size_t n) {
-  Data d;
+template <class E>
+DataOf<E> make_data(const Space& space, std::size_t n) {
+  using M = matmul::Matrix<E, Space>;
+  DataOf<E> d;
   d.n = n;
-  d.a = Matrix(Kokkos::view_alloc(std::string("A"), Kokkos::WithoutInitializing), n, n);
-  d.b = Matrix(Kokkos::view_alloc(std::string("B"), Kokkos::WithoutInitializing), n, n);
-  d.c = Matrix(std::string("C"), n, n);
+  d.a = M(Kokkos::view_alloc(std::string("A"), Kokkos::WithoutInitializing), n, n);
+  d.b = M(Kokkos::view_alloc(std::string("B"), Kokkos::WithoutInitializing), n, n);
+  d.c = M(std::string("C"), n, n);
   const auto e = static_cast<std::int64_t>(n);
   using Policy = Kokkos::MDRangePolicy<Space, Kokkos::Rank<2>, Kokkos::IndexType<std::int64_t>>;
-  Kokkos::parallel_for("bench_matmul::fill", Policy(space, {0, 0}, {e, e}), FillAB{d.a, d.b});
+  Kokkos::parallel_for("bench_matmul::fill", Policy(space, {0, 0}, {e, e}), FillAB<E>{d.a, d.b});
   space.fence();
   return d;
 }
 
-using Cache = std::shared_ptr<DataCache<Data>>;
+template <class E>
+using CacheOf = std::shared_ptr<DataCache<DataOf<E>>>;
+using Cache = CacheOf<T>;
 
 /// C is poisoned with NaN before the checked run: entries a variant leaves unwritten show.
-void poison(const Space& space, const Data& d) {
-  Kokkos::deep_copy(d.c, std::numeric_limits<T>::quiet_NaN());
+template <class E>
+void poison(const Space& space, const DataOf<E>& d) {
+  Kokkos::deep_copy(d.c, std::numeric_limits<E>::quiet_NaN());
   space.fence();
 }
 
-std::string verify(const Data& d) {
+template <class E>
+std::string verify(const DataOf<E>& d) {
   const std::size_t n = d.n;
   auto c = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d.c);
   const auto e = static_cast<std::int64_t>(n);
@@ -122,10 +137,11 @@ std::string verify(const Data& d) {
   return {};
 }
 
-Case base(const Harness& h, const Cache& data, std::size_t n, const std::string& variant, Role role) {
+template <class E>
+Case base(const Harness& h, const CacheOf<E>& data, std::size_t n, const std::string& variant, Role role) {
   Case c;
   c.app = "matmul";
-  c.type = "f32";
+  c.type = sizeof(E) == 8 ? "f64" : "f32";
   c.variant = variant;
   c.role = role;
   c.size_name = "n";
@@ -249,6 +265,17 @@ void cublas_sgemm(cublasHandle_t h, const Space& space, const Matrix& a, const M
       CUBLAS_STATUS_SUCCESS)
     throw std::runtime_error("cublasSgemm failed");
 }
+
+/// Row-major C = A·B in fp64 through cublasDgemm (C^T = B^T·A^T).
+void cublas_dgemm(cublasHandle_t h, const Space& space, const matmul::Matrix<double, Space>& a,
+                  const matmul::Matrix<double, Space>& b, const matmul::Matrix<double, Space>& c) {
+  const int m = int(c.extent(0)), n = int(c.extent(1)), k = int(a.extent(1));
+  const double one = 1, zero = 0;
+  cublasSetStream(h, space.cuda_stream());
+  if (cublasDgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, b.data(), n, a.data(), k, &zero, c.data(), n) !=
+      CUBLAS_STATUS_SUCCESS)
+    throw std::runtime_error("cublasDgemm failed");
+}
 #else
 class Cublas {
  public:
@@ -337,7 +364,9 @@ void register_all(Harness& h) {
                                 "x" + std::to_string(D::BN));
   }
   const Space space = h.space();
-  const Cache data = h.make_cache<Data>([space](std::size_t n) { return make_data(space, n); });
+  const Cache data = h.make_cache<Data>([space](std::size_t n) { return make_data<T>(space, n); });
+  [[maybe_unused]] const CacheOf<double> data64 =
+      h.make_cache<DataOf<double>>([space](std::size_t n) { return make_data<double>(space, n); });
   const auto cublas = std::make_shared<Cublas>(h);
   // The app's anchor variant (KokkosBlas::gemm) is timed by the anchor case, under its name.
   const std::string anchor_name = matmul::variant_table.name_of(kapi_apps::Kind::anchor);
@@ -434,9 +463,58 @@ void register_all(Harness& h) {
         matmul::multiply_joint_matrix_shaped<kapi::bfloat16, matmul::JointShape<kapi::bfloat16, false, 32, 1>>(s, a, b,
                                                                                                                c);
       });
+
+      // fp64 on the matrix units, anchored to cublasDgemm: tuned-fp64 (BK = 16, one group
+      // per SM, tiles through registers) and shapes beside it: asynchronous copies, 3
+      // stages of 16 or 4 of 8; 16 sub-groups of 64×16.
+      Case dgemm = base(h, data64, n, "cublas-dgemm", Role::anchor);
+      dgemm.bind = [cublas, space, data64, n] {
+        auto d = data64->get(n);
+        cublasHandle_t hd = cublas->handle();
+        return std::function<void()>([hd, space, d] { cublas_dgemm(hd, space, d->a, d->b, d->c); });
+      };
+      h.add(dgemm);
+      using Matrix64 = matmul::Matrix<double, Space>;
+      using ConstMatrix64 = matmul::ConstMatrix<double, Space>;
+      const auto fp64 = [&](const std::string& name, auto run) {
+        Case c = base(h, data64, n, name, Role::kapi);
+        c.bind = [space, data64, n, run] {
+          auto d = data64->get(n);
+          const ConstMatrix64 a = d->a, b = d->b;
+          return std::function<void()>([space, d, a, b, run] { run(space, a, b, d->c); });
+        };
+        h.add(c);
+      };
+      fp64("tuned-fp64", [](const Space& s, const ConstMatrix64& a, const ConstMatrix64& b, const Matrix64& c) {
+        matmul::multiply<double>("tuned-fp64", s, a, b, c);
+      });
+      fp64("tuned-fp64-async3", [](const Space& s, const ConstMatrix64& a, const ConstMatrix64& b, const Matrix64& c) {
+        matmul::multiply_joint_matrix_shaped<double, matmul::JointShape<double, false, 16, 1, 3>>(s, a, b, c);
+      });
+      fp64("tuned-fp64-async4-k8",
+           [](const Space& s, const ConstMatrix64& a, const ConstMatrix64& b, const Matrix64& c) {
+             matmul::multiply_joint_matrix_shaped<double, matmul::JointShape<double, false, 8, 1, 4>>(s, a, b, c);
+           });
+      // fragments of K = 8 and 16 (m16n8k8, m16n8k16 on sm_90) with the asynchronous copies
+      fp64("tuned-fp64-async3-f8", [](const Space& s, const ConstMatrix64& a, const ConstMatrix64& b,
+                                      const Matrix64& c) {
+        matmul::multiply_joint_matrix_shaped<double, matmul::JointShape<double, false, 16, 1, 3, 32, 8>>(s, a, b, c);
+      });
+      fp64("tuned-fp64-async3-f16", [](const Space& s, const ConstMatrix64& a, const ConstMatrix64& b,
+                                       const Matrix64& c) {
+        matmul::multiply_joint_matrix_shaped<double, matmul::JointShape<double, false, 16, 1, 3, 32, 16>>(s, a, b, c);
+      });
+      fp64("tuned-fp64-f8", [](const Space& s, const ConstMatrix64& a, const ConstMatrix64& b, const Matrix64& c) {
+        matmul::multiply_joint_matrix_shaped<double, matmul::JointShape<double, false, 16, 1, 0, 32, 8>>(s, a, b, c);
+      });
+      // 16 sub-groups of 64×16: half the accumulator registers, twice the warps
+      fp64("tuned-fp64-w16", [](const Space& s, const ConstMatrix64& a, const ConstMatrix64& b, const Matrix64& c) {
+        matmul::multiply_joint_matrix_shaped<double, matmul::JointShape<double, false, 16, 1, 0, 16>>(s, a, b, c);
+      });
     }
 #endif
     for_each_measured_variant(matmul::variant_table, [&](const auto& v, Role role) {
+      if (!matmul::takes_float(std::string(v.name))) return;  // tuned-fp64: the f64 cases above (CUDA)
       Case c = base(h, data, n, std::string(v.name), role);
       c.bind = [space, data, n, run = v.run] {
         auto d = data->get(n);

@@ -455,6 +455,130 @@ TYPED_TEST(JointMatrix, FillAndCheckedLoadStore) {
   check_fill_and_checked<TypeParam, kapi::half, 8, 32, 16>();
 }
 
+// ---- fp64 tiles (double A, B and accumulator: DMMA on CUDA sm_80+)
+template <std::size_t M, std::size_t N, std::size_t K, layout LA, layout LB, bool Local>
+struct Mad64 {
+  layout lc, ld;
+  std::size_t lda, ldb, ldc, ldd, a_size, b_size;
+  template <class VA, class VB, class VC, class VD>
+  KOKKOS_INLINE_FUNCTION void operator()(const kapi::NdItem<1>& it, const VA& a, const VB& b, const VC& c, const VD& d,
+                                         const kapi::LocalAccessor<double, 1>& la,
+                                         const kapi::LocalAccessor<double, 1>& lb) const {
+    const kapi::SubGroup sg = it.get_sub_group();
+    const double* pa = a.data();
+    const double* pb = b.data();
+    if (Local) {
+      for (std::size_t i = it.get_local_linear_id(); i < a_size; i += it.get_local_range(0)) la[i] = a(i);
+      for (std::size_t i = it.get_local_linear_id(); i < b_size; i += it.get_local_range(0)) lb[i] = b(i);
+      kapi::group_barrier(it.get_group());
+      pa = la.get_pointer();
+      pb = lb.get_pointer();
+    }
+    jm::joint_matrix<kapi::SubGroup, double, use::a, M, K, LA> ma;
+    jm::joint_matrix<kapi::SubGroup, double, use::b, K, N, LB> mb;
+    jm::joint_matrix<kapi::SubGroup, double, use::accumulator, M, N> mc;
+    jm::joint_matrix_load(sg, ma, pa, lda);
+    jm::joint_matrix_load(sg, mb, pb, ldb);
+    jm::joint_matrix_load(sg, mc, c.data(), ldc, lc);
+    jm::joint_matrix_mad(sg, mc, ma, mb, mc);
+    jm::joint_matrix_store(sg, mc, d.data(), ldd, ld);
+  }
+};
+
+/// D = A·B + C in fp64 tiles on Space, A, B and C stored with the given layouts, padded
+/// rows, from global or local memory; D as a row-major M×N host array.
+using Values64 = std::function<double(std::size_t, std::size_t)>;
+template <class Space, std::size_t M, std::size_t N, std::size_t K, layout LA, layout LB, bool Local>
+std::vector<double> run_mad64(const Layouts& l, const Values64& fa, const Values64& fb, const Values64& fc) {
+  const std::size_t a_size = (LA == layout::row_major ? M : K) * l.lda,
+                    b_size = (LB == layout::row_major ? K : N) * l.ldb;
+  const std::size_t c_size = (l.c == layout::row_major ? M : N) * l.ldc,
+                    d_size = (l.d == layout::row_major ? M : N) * l.ldd;
+  std::vector<double> ha(a_size, -99.0), hb(b_size, -99.0), hc(c_size, -99.0);  // padding that would show
+  for (std::size_t r = 0; r < M; ++r)
+    for (std::size_t k = 0; k < K; ++k) ha[at(LA, r, k, l.lda)] = fa(r, k);
+  for (std::size_t k = 0; k < K; ++k)
+    for (std::size_t n = 0; n < N; ++n) hb[at(LB, k, n, l.ldb)] = fb(k, n);
+  for (std::size_t r = 0; r < M; ++r)
+    for (std::size_t n = 0; n < N; ++n) hc[at(l.c, r, n, l.ldc)] = fc(r, n);
+  auto a = kapi_test::make_view<double, Space>("A", a_size, [&](std::size_t i) { return ha[i]; });
+  auto b = kapi_test::make_view<double, Space>("B", b_size, [&](std::size_t i) { return hb[i]; });
+  auto c = kapi_test::make_view<double, Space>("C", c_size, [&](std::size_t i) { return hc[i]; });
+  Kokkos::View<double*, typename Space::memory_space> d("D", d_size);
+  Kokkos::deep_copy(d, -555.0);
+  const std::size_t sg = kapi::max_sub_group_size<Space>();
+  kapi::call_kernel(Space(), Mad64<M, N, K, LA, LB, Local>{l.c, l.d, l.lda, l.ldb, l.ldc, l.ldd, a_size, b_size},
+                    kapi::NdRange<1>(kapi::Range<1>(sg), kapi::Range<1>(sg)), a, b, c, d,
+                    kapi::LocalAccessor<double, 1>(Local ? a_size : 1),
+                    kapi::LocalAccessor<double, 1>(Local ? b_size : 1));
+  auto hd = kapi_test::to_host(d);
+  std::vector<double> out(M * N);
+  for (std::size_t r = 0; r < M; ++r)
+    for (std::size_t n = 0; n < N; ++n) out[r * N + n] = hd(at(l.d, r, n, l.ldd));
+  std::size_t touched = 0;  // elements of D outside the tile keep their value
+  for (std::size_t i = 0; i < d_size; ++i) touched += hd(i) != -555.0;
+  EXPECT_LE(touched, M * N);
+  return out;
+}
+
+// Two checks per shape: multiples of 1/8 below 4 in magnitude, whose products and sums are
+// exact in fp64 in every order (D must equal the host's sum); and values with full 53-bit
+// significands, within (K + 2)·2^-52·(Σ|a||b| + |c|) of a long double sum: an fp32 or
+// tf32 product would be off by 2^-24 or more.
+template <class Space, std::size_t M, std::size_t N, std::size_t K, layout LA, layout LB, bool Local>
+void check_mad64(std::size_t pad) {
+  SCOPED_TRACE("fp64 " + std::to_string(M) + "x" + std::to_string(N) + "x" + std::to_string(K) +
+               (LA == layout::row_major ? " A row" : " A col") + (LB == layout::row_major ? " B row" : " B col") +
+               (Local ? " local" : " global") + " pad " + std::to_string(pad));
+  const auto lda = (LA == layout::row_major ? K : M) + pad, ldb = (LB == layout::row_major ? N : K) + pad;
+  const auto eighths = [](std::size_t r, std::size_t c, int salt) {
+    return double(int((r * 7 + c * 13 + std::size_t(salt) * 5) % 61) - 30) / 8.0;
+  };
+  {
+    const Layouts l{LA, LB, layout::row_major, layout::col_major, lda, ldb, N + pad, M + 2 * pad};
+    const auto d = run_mad64<Space, M, N, K, LA, LB, Local>(
+        l, [&](std::size_t r, std::size_t k) { return eighths(r, k, 1); },
+        [&](std::size_t k, std::size_t n) { return eighths(k, n, 2); },
+        [&](std::size_t r, std::size_t n) { return eighths(r, n, 3) * 64; });
+    for (std::size_t r = 0; r < M; ++r)
+      for (std::size_t n = 0; n < N; ++n) {
+        double want = eighths(r, n, 3) * 64;
+        for (std::size_t k = 0; k < K; ++k) want += eighths(r, k, 1) * eighths(k, n, 2);
+        ASSERT_EQ(d[r * N + n], want) << r << "," << n;
+      }
+  }
+  {
+    const auto full = [](std::size_t r, std::size_t c, int salt) { return std::sin(double(r * 37 + c * 11 + salt)); };
+    const Layouts l{LA, LB, layout::col_major, layout::row_major, lda, ldb, M + pad, N + 3 * pad};
+    const auto d = run_mad64<Space, M, N, K, LA, LB, Local>(
+        l, [&](std::size_t r, std::size_t k) { return full(r, k, 4); },
+        [&](std::size_t k, std::size_t n) { return full(k, n, 5); },
+        [&](std::size_t r, std::size_t n) { return full(r, n, 6); });
+    for (std::size_t r = 0; r < M; ++r)
+      for (std::size_t n = 0; n < N; ++n) {
+        long double want = full(r, n, 6), magnitude = std::fabs(full(r, n, 6));
+        for (std::size_t k = 0; k < K; ++k) {
+          want += static_cast<long double>(full(r, k, 4)) * full(k, n, 5);
+          magnitude += std::fabs(full(r, k, 4) * full(k, n, 5));
+        }
+        ASSERT_LE(std::fabs(static_cast<long double>(d[r * N + n]) - want), (K + 2) * 0x1p-52L * magnitude)
+            << r << "," << n;
+      }
+  }
+}
+
+TYPED_TEST(JointMatrix, Fp64Shapes) {
+  // one m8n8k4; m16n8 with k4, k8, k16; 3 row fragments (an odd one left for m8n8k4 on
+  // sm_90) and 3 k-steps (k8 then k4); the tensor-core kernel's sub-group tile
+  check_mad64<TypeParam, 8, 8, 4, layout::row_major, layout::row_major, false>(0);
+  check_mad64<TypeParam, 16, 8, 4, layout::row_major, layout::row_major, true>(1);
+  check_mad64<TypeParam, 16, 8, 8, layout::col_major, layout::row_major, false>(2);
+  check_mad64<TypeParam, 16, 16, 16, layout::row_major, layout::col_major, true>(0);
+  check_mad64<TypeParam, 24, 16, 12, layout::col_major, layout::col_major, false>(3);
+  check_mad64<TypeParam, 24, 8, 12, layout::row_major, layout::row_major, true>(2);
+  check_mad64<TypeParam, 64, 32, 16, layout::row_major, layout::row_major, true>(4);
+}
+
 // ---- the matmul app's tensor-core variants against fp64 with the inputs' error bounds
 template <class Space>
 void check_tensor_variant(const std::string& variant, std::size_t m, std::size_t n, std::size_t k,
@@ -472,6 +596,49 @@ void check_tensor_variant(const std::string& variant, std::size_t m, std::size_t
   EXPECT_EQ(r.wrong, 0u) << variant << " " << m << "x" << n << "x" << k << ": worst error/tolerance " << r.worst;
   EXPECT_LE(r.relative_error(), max_relative) << variant << " " << m << "x" << n << "x" << k;
   EXPECT_GT(r.relative_error(), 0.0) << variant << ": inputs were not rounded";  // random data: rounding shows
+}
+
+// tuned-fp64 on random fp64 matrices: within the fp64 reference's K-derived tolerance,
+// and far inside what any fp32 step would allow.
+template <class Space, class Shape>
+void check_fp64_variant(std::size_t m, std::size_t n, std::size_t k) {
+  const matmul::ConstMatrix<double, Space> a = kapi_test::random_matrix<double, Space>("A", m, k, 13),
+                                           b = kapi_test::random_matrix<double, Space>("B", k, n, 14);
+  matmul::Matrix<double, Space> c("C", m, n);
+  Kokkos::deep_copy(c, -777.0);
+  if constexpr (std::is_void<Shape>::value)
+    matmul::multiply<double>("tuned-fp64", Space(), a, b, c);
+  else
+    matmul::multiply_joint_matrix_shaped<double, Shape>(Space(), a, b, c);
+  auto ha = kapi_test::to_host(a);
+  auto hb = kapi_test::to_host(b);
+  auto hc = kapi_test::to_host(c);
+  const matmul::ProductReference reference(ha, hb, matmul::all_rows(m));
+  const auto r = reference.check<double>(hc, 0);
+  EXPECT_EQ(r.wrong, 0u) << m << "x" << n << "x" << k << ": worst error/tolerance " << r.worst;
+  EXPECT_LE(r.relative_error(), 1e-13) << m << "x" << n << "x" << k;
+}
+
+TYPED_TEST(JointMatrix, Fp64VariantAndShapes) {
+  // not multiples of any block, rows not 16-byte aligned (k, n odd), K over several steps,
+  // fewer steps than stages
+  using Async3 = matmul::JointShape<double, false, 16, 1, 3>;
+  using Async4K8 = matmul::JointShape<double, false, 8, 1, 4>;
+  using Narrow = matmul::JointShape<double, false, 16, 1, 0, 16>;             // 64×16 per sub-group
+  using LongFragments = matmul::JointShape<double, false, 16, 1, 3, 32, 16>;  // m16n8k16 on sm_90
+  for (const auto& s :
+       std::vector<std::vector<std::size_t>>{{200, 300, 150}, {129, 67, 41}, {64, 64, 64}, {130, 131, 20}}) {
+    check_fp64_variant<TypeParam, void>(s[0], s[1], s[2]);
+    check_fp64_variant<TypeParam, Async3>(s[0], s[1], s[2]);
+    check_fp64_variant<TypeParam, Async4K8>(s[0], s[1], s[2]);
+    check_fp64_variant<TypeParam, Narrow>(s[0], s[1], s[2]);
+    check_fp64_variant<TypeParam, LongFragments>(s[0], s[1], s[2]);
+  }
+  // and it takes fp64 matrices only
+  const matmul::ConstMatrix<float, TypeParam> fa = kapi_test::random_matrix<float, TypeParam>("A", 3, 4, 1),
+                                              fb = kapi_test::random_matrix<float, TypeParam>("B", 4, 2, 2);
+  matmul::Matrix<float, TypeParam> fc("C", 3, 2);
+  EXPECT_THROW(matmul::multiply<float>("tuned-fp64", TypeParam(), fa, fb, fc), std::invalid_argument);
 }
 
 TYPED_TEST(JointMatrix, MatmulVariantsWithinTheirTypesBounds) {

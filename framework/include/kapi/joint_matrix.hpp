@@ -17,7 +17,7 @@
 // Every work-item of the sub-group calls each function with the same arguments (sg is
 // the caller's sub-group, as in SYCL). Pointers and strides count elements.
 //
-// Element types (A and B; the accumulator is float):
+// Element types (A and B; the accumulator is float, or double for double inputs):
 //   precision::tf32  loaded from float, each element rounded by kapi::round_to_tf32
 //                    (to nearest, ties away: cvt.rna.tf32.f32) as it is loaded, or from
 //                    precision::tf32 (rounded when it was stored: a tile staged in local
@@ -27,20 +27,27 @@
 //   kapi::bfloat16, kapi::half
 //                    loaded from the same type; K a multiple of 16 (m16n16k16, m32n8k16,
 //                    m8n32k16)
-//   M (rows of A and of the accumulator) is 8 or a multiple of 16, N a multiple of 8; other
-//   shapes and types fail to compile with a message saying which.
+//   double           loaded from double, used as it is, with a double accumulator (fp64
+//                    products on the matrix units: DMMA); K a multiple of 4 (m8n8k4)
+//   M (rows of A and of the accumulator) is 8 or a multiple of 16 (double: a multiple of
+//   8), N a multiple of 8; other shapes and types fail to compile with a message saying
+//   which.
 // Products of two such inputs are exact in float; they are summed in float (the order and
 // the rounding of the sums may differ between backends: tensor cores sum groups of
-// products with one rounding), so results agree within K·2^-23·Σ|a||b| per element.
+// products with one rounding), so results agree within K·2^-23·Σ|a||b| per element
+// (double: products rounded once and summed in double, K·2^-52·Σ|a||b|).
 //
 // Backends:
 //   CUDA sm_80+ (device pass): a sub-group is a warp; the tile is spread over its 32 lanes
 //     in the register fragments of PTX mma.sync m16n8k8 (tf32) and m16n8k16 (bf16, fp16);
 //     a tile larger than one mma shape holds several fragments (an 8-row tile is padded
-//     to 16 rows with zeros). Loads from local memory use ldmatrix where the layout allows
-//     (row-major A; row-major 16-bit B), other loads read elements.
+//     to 16 rows with zeros). double: fragments of m8n8k4, issued on sm_90 as m16n8k16
+//     (m16n8k8, m16n8k4 where K is shorter) over pairs of 8-row fragments. Loads from
+//     local memory use ldmatrix where the layout allows (row-major A; row-major 16-bit
+//     B), other loads read elements.
 //   Host backends and other devices: a sub-group is one work-item, which holds the whole
-//     tile as floats (inputs rounded exactly as above) and multiplies with plain loops.
+//     tile as floats (doubles for double tiles; inputs rounded exactly as above) and
+//     multiplies with plain loops.
 //     On a device without the mma path every work-item of the sub-group computes the
 //     whole tile (redundant, still correct).
 // The checked forms joint_matrix_load_checked / joint_matrix_store_checked (those of
@@ -76,21 +83,31 @@ template <>
 struct element<precision::tf32> {
   using load_type = float;  // or precision::tf32: already rounded
   static constexpr std::size_t k = 8;
-  KAPI_FUNCTION static float to_float(float x) { return round_to_tf32(x); }
-  KAPI_FUNCTION static float to_float(precision::tf32 x) { return float(x); }
+  KAPI_FUNCTION static float value(float x) { return round_to_tf32(x); }
+  KAPI_FUNCTION static float value(precision::tf32 x) { return float(x); }
 };
 template <>
 struct element<bfloat16> {
   using load_type = bfloat16;
   static constexpr std::size_t k = 16;
-  KAPI_FUNCTION static float to_float(bfloat16 x) { return float(x); }
+  KAPI_FUNCTION static float value(bfloat16 x) { return float(x); }
 };
 template <>
 struct element<half> {
   using load_type = half;
   static constexpr std::size_t k = 16;
-  KAPI_FUNCTION static float to_float(half x) { return float(x); }
+  KAPI_FUNCTION static float value(half x) { return float(x); }
 };
+template <>
+struct element<double> {
+  using load_type = double;
+  static constexpr std::size_t k = 4;
+  KAPI_FUNCTION static double value(double x) { return x; }
+};
+
+/// What a tile of element type T computes in: double for double tiles, float otherwise.
+template <class T>
+using value_t = std::conditional_t<std::is_same<T, double>::value, double, float>;
 
 template <class T>
 struct is_input : std::false_type {};
@@ -100,24 +117,28 @@ template <>
 struct is_input<bfloat16> : std::true_type {};
 template <>
 struct is_input<half> : std::true_type {};
+template <>
+struct is_input<double> : std::true_type {};
 
 template <class T, use Use, std::size_t Rows, std::size_t Cols>
 struct check_shape {
   static constexpr bool input = Use != use::accumulator;
+  static constexpr bool fp64 = std::is_same<T, double>::value;
   static_assert(!input || is_input<T>::value,
-                "kapi::joint_matrix: A and B elements must be precision::tf32, kapi::bfloat16 or kapi::half");
-  static_assert(input || std::is_same<T, float>::value,
-                "kapi::joint_matrix: the accumulator element type must be float (fp64 tiles are not supported)");
+                "kapi::joint_matrix: A and B elements must be precision::tf32, kapi::bfloat16, kapi::half or double");
+  static_assert(input || std::is_same<T, float>::value || fp64,
+                "kapi::joint_matrix: the accumulator element type must be float, or double for double inputs");
   static constexpr std::size_t k = input ? element<std::conditional_t<input, T, precision::tf32>>::k : 8;
-  static_assert(Use != use::a || ((Rows == 8 || Rows % 16 == 0) && Cols % k == 0 && Cols > 0),
-                "kapi::joint_matrix: use::a must be M×K with M 8 or a multiple of 16 and K a multiple of 8 "
-                "(tf32) or 16 (bf16, fp16)");
+  static constexpr bool rows_ok = fp64 ? Rows % 8 == 0 && Rows > 0 : Rows == 8 || Rows % 16 == 0;
+  static_assert(Use != use::a || (rows_ok && Cols % k == 0 && Cols > 0),
+                "kapi::joint_matrix: use::a must be M×K with M 8 or a multiple of 16 (double: of 8) and K a multiple "
+                "of 8 (tf32), 16 (bf16, fp16) or 4 (double)");
   static_assert(Use != use::b || (Rows % k == 0 && Cols % 8 == 0 && Rows > 0 && Cols > 0),
-                "kapi::joint_matrix: use::b must be K×N with K a multiple of 8 (tf32) or 16 (bf16, fp16) and N a "
-                "multiple of 8");
-  static_assert(Use != use::accumulator || ((Rows == 8 || Rows % 16 == 0) && Cols % 8 == 0 && Cols > 0),
-                "kapi::joint_matrix: use::accumulator must be M×N with M 8 or a multiple of 16 and N a multiple "
-                "of 8");
+                "kapi::joint_matrix: use::b must be K×N with K a multiple of 8 (tf32), 16 (bf16, fp16) or 4 "
+                "(double) and N a multiple of 8");
+  static_assert(Use != use::accumulator || (rows_ok && Cols % 8 == 0 && Cols > 0),
+                "kapi::joint_matrix: use::accumulator must be M×N with M 8 or a multiple of 16 (double: of 8) and N "
+                "a multiple of 8");
   static constexpr bool ok = true;
 };
 
@@ -144,6 +165,20 @@ template <class T, std::size_t Rows, std::size_t Cols>
 struct fragments<T, use::accumulator, Rows, Cols> {
   static constexpr std::size_t FM = (Rows + 15) / 16, FN = Cols / 8;
   float r[FM][FN][4];
+};
+// double: one element per lane of each 8×4 A and 4×8 B fragment, two of each 8×8
+// accumulator fragment (m8n8k4).
+template <std::size_t Rows, std::size_t Cols>
+struct fragments<double, use::a, Rows, Cols> {
+  double r[Rows / 8][Cols / 4];
+};
+template <std::size_t Rows, std::size_t Cols>
+struct fragments<double, use::b, Rows, Cols> {
+  double r[Rows / 4][Cols / 8];
+};
+template <std::size_t Rows, std::size_t Cols>
+struct fragments<double, use::accumulator, Rows, Cols> {
+  double r[Rows / 8][Cols / 8][2];
 };
 template <class T, use Use, std::size_t Rows, std::size_t Cols>
 using storage = fragments<T, Use, Rows, Cols>;
@@ -186,6 +221,51 @@ __device__ inline void mma(float (&d)[4], const std::uint32_t (&a)[4], const std
 __device__ inline void mma(float (&d)[4], const std::uint32_t (&a)[4], const std::uint32_t (&b)[2], half) {
   cuda_ops::mma_f16(d, a, b);
 }
+// fp64 (FM×FN 8×8 accumulator fragments, FK steps of 4): on sm_90 pairs of 8-row
+// fragments go through m16n8k16 (k8, k4 where fewer steps remain), whose fragments are
+// those of m8n8k4 side by side; on sm_80 each is an m8n8k4. d may be c.
+template <std::size_t FM, std::size_t FK, std::size_t FN>
+__device__ inline void mad_fp64(double (&d)[FM][FN][2], const double (&a)[FM][FK], const double (&b)[FK][FN],
+                                const double (&c)[FM][FN][2]) {
+  std::size_t fm = 0;
+#if KAPI_CUDA_ARCH >= 900
+  for (; fm + 1 < FM; fm += 2)
+    for (std::size_t fn = 0; fn < FN; ++fn) {
+      double acc[4] = {c[fm][fn][0], c[fm][fn][1], c[fm + 1][fn][0], c[fm + 1][fn][1]};
+      std::size_t fk = 0;
+      for (; fk + 4 <= FK; fk += 4) {
+        const double x[8] = {a[fm][fk],     a[fm + 1][fk],     a[fm][fk + 1], a[fm + 1][fk + 1],
+                             a[fm][fk + 2], a[fm + 1][fk + 2], a[fm][fk + 3], a[fm + 1][fk + 3]};
+        const double y[4] = {b[fk][fn], b[fk + 1][fn], b[fk + 2][fn], b[fk + 3][fn]};
+        cuda_ops::mma_f64_m16n8k16(acc, x, y);
+      }
+      for (; fk + 2 <= FK; fk += 2) {
+        const double x[4] = {a[fm][fk], a[fm + 1][fk], a[fm][fk + 1], a[fm + 1][fk + 1]};
+        const double y[2] = {b[fk][fn], b[fk + 1][fn]};
+        cuda_ops::mma_f64_m16n8k8(acc, x, y);
+      }
+      for (; fk < FK; ++fk) {
+        const double x[2] = {a[fm][fk], a[fm + 1][fk]};
+        cuda_ops::mma_f64_m16n8k4(acc, x, b[fk][fn]);
+      }
+      d[fm][fn][0] = acc[0], d[fm][fn][1] = acc[1], d[fm + 1][fn][0] = acc[2], d[fm + 1][fn][1] = acc[3];
+    }
+#endif
+  for (; fm < FM; ++fm)
+    for (std::size_t fn = 0; fn < FN; ++fn) {
+      double acc[2] = {c[fm][fn][0], c[fm][fn][1]};
+      for (std::size_t fk = 0; fk < FK; ++fk) cuda_ops::mma_f64_m8n8k4(acc, a[fm][fk], b[fk][fn]);
+      d[fm][fn][0] = acc[0], d[fm][fn][1] = acc[1];
+    }
+}
+template <class V>
+__device__ inline void fill_all(V& x, V v) {
+  x = v;
+}
+template <class E, std::size_t N, class V>
+__device__ inline void fill_all(E (&x)[N], V v) {
+  for (auto& e : x) fill_all(e, v);
+}
 using cuda_ops::ldmatrix_x4;
 using cuda_ops::ldmatrix_x4_trans;
 // Whether rows of 16 bytes at p, p + stride, ... may go through ldmatrix (local memory,
@@ -199,7 +279,7 @@ __device__ inline bool ldmatrix_ok(const L* p, std::size_t stride) {
 // ---- host backends (and devices without the mma path): the whole tile ------------
 template <class T, use Use, std::size_t Rows, std::size_t Cols>
 struct storage {
-  float v[Rows * Cols];  // element (r, c) at r·Cols + c
+  value_t<T> v[Rows * Cols];  // element (r, c) at r·Cols + c
 };
 #endif
 
@@ -209,13 +289,13 @@ struct load_type_of {
 };
 template <class T>
 struct load_type_of<T, use::accumulator> {
-  using type = float;
+  using type = value_t<T>;
 };
 
 }  // namespace detail
 
 /// The K of one tensor-core step for A and B elements of type T (8 for precision::tf32,
-/// 16 for kapi::bfloat16 and kapi::half): an A tile's columns and a B tile's rows are a
+/// 16 for kapi::bfloat16 and kapi::half, 4 for double): an A tile's columns and a B tile's rows are a
 /// multiple of it.
 template <class T>
 inline constexpr std::size_t mma_k = detail::element<T>::k;
@@ -251,7 +331,19 @@ KAPI_FUNCTION void load(joint_matrix<Group, T, Use, Rows, Cols, Layout>& m, cons
   };
 #if KAPI_JOINT_MATRIX_MMA
   const std::size_t lane = lane_id(), g = lane / 4, t = lane % 4;
-  if constexpr (Use == use::accumulator) {
+  if constexpr (std::is_same<T, double>::value) {  // m8n8k4 fragments
+    if constexpr (Use == use::a) {
+      for (std::size_t fm = 0; fm < Rows / 8; ++fm)
+        for (std::size_t fk = 0; fk < Cols / 4; ++fk) m.data.r[fm][fk] = at(8 * fm + g, 4 * fk + t);
+    } else if constexpr (Use == use::b) {
+      for (std::size_t fk = 0; fk < Rows / 4; ++fk)
+        for (std::size_t fn = 0; fn < Cols / 8; ++fn) m.data.r[fk][fn] = at(4 * fk + t, 8 * fn + g);
+    } else {
+      for (std::size_t fm = 0; fm < Rows / 8; ++fm)
+        for (std::size_t fn = 0; fn < Cols / 8; ++fn)
+          for (std::size_t j = 0; j < 2; ++j) m.data.r[fm][fn][j] = at(8 * fm + g, 8 * fn + 2 * t + j);
+    }
+  } else if constexpr (Use == use::accumulator) {
     constexpr std::size_t FM = (Rows + 15) / 16, FN = Cols / 8;
     for (std::size_t fm = 0; fm < FM; ++fm)
       for (std::size_t fn = 0; fn < FN; ++fn)
@@ -330,37 +422,52 @@ KAPI_FUNCTION void load(joint_matrix<Group, T, Use, Rows, Cols, Layout>& m, cons
       if constexpr (Use == use::accumulator)
         m.data.v[r * Cols + c] = at(r, c);
       else
-        m.data.v[r * Cols + c] = element<T>::to_float(at(r, c));
+        m.data.v[r * Cols + c] = element<T>::value(at(r, c));
     }
 #endif
 }
 
-template <bool Checked, class Group, std::size_t Rows, std::size_t Cols>
-KAPI_FUNCTION void store(const joint_matrix<Group, float, use::accumulator, Rows, Cols, layout::dynamic>& m,
-                         float* base, std::size_t stride, layout l, std::size_t height, std::size_t width,
-                         std::size_t row0, std::size_t col0) {
-  const auto put = [&](std::size_t r, std::size_t c, float v) {
+template <bool Checked, class Group, class V, std::size_t Rows, std::size_t Cols>
+KAPI_FUNCTION void store(const joint_matrix<Group, V, use::accumulator, Rows, Cols, layout::dynamic>& m, V* base,
+                         std::size_t stride, layout l, std::size_t height, std::size_t width, std::size_t row0,
+                         std::size_t col0) {
+  const auto put = [&](std::size_t r, std::size_t c, V v) {
     if (Checked && !(row0 + r < height && col0 + c < width)) return;
     base[offset(l, row0 + r, col0 + c, stride)] = v;
   };
 #if KAPI_JOINT_MATRIX_MMA
   const std::size_t lane = lane_id(), g = lane / 4, t = lane % 4;
-  constexpr std::size_t FM = (Rows + 15) / 16, FN = Cols / 8;
-  for (std::size_t fm = 0; fm < FM; ++fm)
-    for (std::size_t fn = 0; fn < FN; ++fn)
-      for (std::size_t h = 0; h < 2; ++h) {
-        const std::size_t r = 16 * fm + g + 8 * h, c = 8 * fn + 2 * t;
-        if (r >= Rows) continue;
-        const float v0 = m.data.r[fm][fn][2 * h], v1 = m.data.r[fm][fn][2 * h + 1];
-        float* p = base + offset(l, row0 + r, col0 + c, stride);
-        // two neighbours of a row: one 8-byte store where aligned
-        if (!Checked && l == layout::row_major && reinterpret_cast<std::uintptr_t>(p) % 8 == 0) {
-          cuda_ops::store_float2(p, v0, v1);
+  if constexpr (std::is_same<V, double>::value) {
+    for (std::size_t fm = 0; fm < Rows / 8; ++fm)
+      for (std::size_t fn = 0; fn < Cols / 8; ++fn) {
+        const std::size_t r = 8 * fm + g, c = 8 * fn + 2 * t;
+        const double v0 = m.data.r[fm][fn][0], v1 = m.data.r[fm][fn][1];
+        double* p = base + offset(l, row0 + r, col0 + c, stride);
+        if (!Checked && l == layout::row_major && reinterpret_cast<std::uintptr_t>(p) % 16 == 0) {
+          cuda_ops::store_double2(p, v0, v1);
         } else {
           put(r, c, v0);
           put(r, c + 1, v1);
         }
       }
+  } else {
+    constexpr std::size_t FM = (Rows + 15) / 16, FN = Cols / 8;
+    for (std::size_t fm = 0; fm < FM; ++fm)
+      for (std::size_t fn = 0; fn < FN; ++fn)
+        for (std::size_t h = 0; h < 2; ++h) {
+          const std::size_t r = 16 * fm + g + 8 * h, c = 8 * fn + 2 * t;
+          if (r >= Rows) continue;
+          const float v0 = m.data.r[fm][fn][2 * h], v1 = m.data.r[fm][fn][2 * h + 1];
+          float* p = base + offset(l, row0 + r, col0 + c, stride);
+          // two neighbours of a row: one 8-byte store where aligned
+          if (!Checked && l == layout::row_major && reinterpret_cast<std::uintptr_t>(p) % 8 == 0) {
+            cuda_ops::store_float2(p, v0, v1);
+          } else {
+            put(r, c, v0);
+            put(r, c + 1, v1);
+          }
+        }
+  }
 #else
   for (std::size_t r = 0; r < Rows; ++r)
     for (std::size_t c = 0; c < Cols; ++c) put(r, c, m.data.v[r * Cols + c]);
@@ -371,12 +478,11 @@ KAPI_FUNCTION void store(const joint_matrix<Group, float, use::accumulator, Rows
 
 /// Every element of m set to v (A and B tiles: v rounded to the element type).
 template <class Group, class T, use Use, std::size_t Rows, std::size_t Cols, layout Layout>
-KAPI_FUNCTION void joint_matrix_fill(const Group&, joint_matrix<Group, T, Use, Rows, Cols, Layout>& m, float v) {
+KAPI_FUNCTION void joint_matrix_fill(const Group&, joint_matrix<Group, T, Use, Rows, Cols, Layout>& m,
+                                     detail::value_t<T> v) {
 #if KAPI_JOINT_MATRIX_MMA
-  if constexpr (Use == use::accumulator) {
-    for (auto& x : m.data.r)
-      for (auto& y : x)
-        for (auto& z : y) z = v;
+  if constexpr (Use == use::accumulator || std::is_same<T, double>::value) {
+    detail::fill_all(m.data.r, v);  // every fragment register holds an element
   } else {
     const std::uint32_t bits = detail::input_bits<T>(v);
     for (std::size_t i = 0; i < sizeof(m.data.r) / sizeof(m.data.r[0]); ++i)
@@ -388,8 +494,8 @@ KAPI_FUNCTION void joint_matrix_fill(const Group&, joint_matrix<Group, T, Use, R
         }
   }
 #else
-  float x = v;
-  if constexpr (Use != use::accumulator) x = detail::element<T>::to_float(typename detail::element<T>::load_type(v));
+  auto x = v;
+  if constexpr (Use != use::accumulator) x = detail::element<T>::value(typename detail::element<T>::load_type(v));
   for (auto& e : m.data.v) e = x;
 #endif
 }
@@ -413,18 +519,18 @@ KAPI_FUNCTION void joint_matrix_load(const Group&, joint_matrix<Group, precision
   detail::load<false>(m, src, stride, Layout, 0, 0, 0, 0);
 }
 
-/// Loads an accumulator tile with the given layout.
-template <class Group, std::size_t Rows, std::size_t Cols>
-KAPI_FUNCTION void joint_matrix_load(const Group&, joint_matrix<Group, float, use::accumulator, Rows, Cols>& m,
-                                     const float* src, std::size_t stride, layout l) {
+/// Loads an accumulator tile (float, or double) with the given layout.
+template <class Group, class V, std::size_t Rows, std::size_t Cols>
+KAPI_FUNCTION void joint_matrix_load(const Group&, joint_matrix<Group, V, use::accumulator, Rows, Cols>& m,
+                                     const V* src, std::size_t stride, layout l) {
   detail::load<false>(m, src, stride, l, 0, 0, 0, 0);
 }
 
 /// Stores an accumulator tile: element (r, c) to dst[r·stride + c] (row_major) or
 /// dst[c·stride + r] (col_major).
-template <class Group, std::size_t Rows, std::size_t Cols>
-KAPI_FUNCTION void joint_matrix_store(const Group&, const joint_matrix<Group, float, use::accumulator, Rows, Cols>& m,
-                                      float* dst, std::size_t stride, layout l) {
+template <class Group, class V, std::size_t Rows, std::size_t Cols>
+KAPI_FUNCTION void joint_matrix_store(const Group&, const joint_matrix<Group, V, use::accumulator, Rows, Cols>& m,
+                                      V* dst, std::size_t stride, layout l) {
   detail::store<false>(m, dst, stride, l, 0, 0, 0, 0);
 }
 
@@ -446,44 +552,49 @@ KAPI_FUNCTION void joint_matrix_load_checked(const Group&,
   static_assert(Use != use::accumulator, "kapi::joint_matrix_load_checked: an accumulator load takes its layout");
   detail::load<true>(m, base, stride, Layout, height, width, row, col);
 }
-template <class Group, std::size_t Rows, std::size_t Cols>
-KAPI_FUNCTION void joint_matrix_load_checked(const Group&, joint_matrix<Group, float, use::accumulator, Rows, Cols>& m,
-                                             const float* base, std::size_t stride, layout l, std::size_t height,
+template <class Group, class V, std::size_t Rows, std::size_t Cols>
+KAPI_FUNCTION void joint_matrix_load_checked(const Group&, joint_matrix<Group, V, use::accumulator, Rows, Cols>& m,
+                                             const V* base, std::size_t stride, layout l, std::size_t height,
                                              std::size_t width, std::size_t row, std::size_t col) {
   detail::load<true>(m, base, stride, l, height, width, row, col);
 }
 
 /// Stores the accumulator tile at (row, col) of the height×width matrix at base; elements
 /// outside it are not written.
-template <class Group, std::size_t Rows, std::size_t Cols>
+template <class Group, class V, std::size_t Rows, std::size_t Cols>
 KAPI_FUNCTION void joint_matrix_store_checked(const Group&,
-                                              const joint_matrix<Group, float, use::accumulator, Rows, Cols>& m,
-                                              float* base, std::size_t stride, layout l, std::size_t height,
-                                              std::size_t width, std::size_t row, std::size_t col) {
+                                              const joint_matrix<Group, V, use::accumulator, Rows, Cols>& m, V* base,
+                                              std::size_t stride, layout l, std::size_t height, std::size_t width,
+                                              std::size_t row, std::size_t col) {
   detail::store<true>(m, base, stride, l, height, width, row, col);
 }
 
-/// d = a·b + c (d may be c).
+/// d = a·b + c (d may be c); the accumulators are float, double for double inputs.
 template <class Group, class T, std::size_t M, std::size_t K, std::size_t N, layout LA, layout LB>
-KAPI_FUNCTION void joint_matrix_mad(const Group&, joint_matrix<Group, float, use::accumulator, M, N>& d,
+KAPI_FUNCTION void joint_matrix_mad(const Group&, joint_matrix<Group, detail::value_t<T>, use::accumulator, M, N>& d,
                                     const joint_matrix<Group, T, use::a, M, K, LA>& a,
                                     const joint_matrix<Group, T, use::b, K, N, LB>& b,
-                                    const joint_matrix<Group, float, use::accumulator, M, N>& c) {
+                                    const joint_matrix<Group, detail::value_t<T>, use::accumulator, M, N>& c) {
+  using V = detail::value_t<T>;
 #if KAPI_JOINT_MATRIX_MMA
-  constexpr std::size_t FM = (M + 15) / 16, FN = N / 8, FK = K / detail::element<T>::k;
-  for (std::size_t fm = 0; fm < FM; ++fm)
-    for (std::size_t fn = 0; fn < FN; ++fn) {
-      float acc[4] = {c.data.r[fm][fn][0], c.data.r[fm][fn][1], c.data.r[fm][fn][2], c.data.r[fm][fn][3]};
-      for (std::size_t fk = 0; fk < FK; ++fk) detail::mma(acc, a.data.r[fm][fk], b.data.r[fk][fn], T{});
-      for (std::size_t j = 0; j < 4; ++j) d.data.r[fm][fn][j] = acc[j];
-    }
+  if constexpr (std::is_same<T, double>::value) {
+    detail::mad_fp64(d.data.r, a.data.r, b.data.r, c.data.r);
+  } else {
+    constexpr std::size_t FM = (M + 15) / 16, FN = N / 8, FK = K / detail::element<T>::k;
+    for (std::size_t fm = 0; fm < FM; ++fm)
+      for (std::size_t fn = 0; fn < FN; ++fn) {
+        float acc[4] = {c.data.r[fm][fn][0], c.data.r[fm][fn][1], c.data.r[fm][fn][2], c.data.r[fm][fn][3]};
+        for (std::size_t fk = 0; fk < FK; ++fk) detail::mma(acc, a.data.r[fm][fk], b.data.r[fk][fn], T{});
+        for (std::size_t j = 0; j < 4; ++j) d.data.r[fm][fn][j] = acc[j];
+      }
+  }
 #else
   // Row by row: a row of the result accumulates in place (d may be c), K products each.
   for (std::size_t i = 0; i < M; ++i) {
-    float row[N];
+    V row[N];
     for (std::size_t j = 0; j < N; ++j) row[j] = c.data.v[i * N + j];
     for (std::size_t k = 0; k < K; ++k) {
-      const float x = a.data.v[i * K + k];
+      const V x = a.data.v[i * K + k];
       for (std::size_t j = 0; j < N; ++j) row[j] += x * b.data.v[k * N + j];
     }
     for (std::size_t j = 0; j < N; ++j) d.data.v[i * N + j] = row[j];

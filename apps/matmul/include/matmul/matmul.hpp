@@ -13,7 +13,7 @@
 // tensor_cores.hpp (portable) and tensor_cores_sm90.hpp (Hopper), kokkos_kernels.hpp (the
 // anchor).
 // Element types float and double (the tensor-core variants tuned-tf32/-bf16/-fp16: float
-// only, with inputs rounded to their type); any m, n, k (including 0 and sizes that are not
+// only, with inputs rounded to their type; tuned-fp64: double only); any m, n, k (including 0 and sizes that are not
 // multiples of the blocks). No variant allocates but the tensor-core ones on an H100/H200
 // (tensor_cores_sm90.hpp: a packed copy of A and B, kept between calls and released at
 // Kokkos::finalize); elsewhere the local tiles are the launch's scratch.
@@ -141,6 +141,10 @@ inline constexpr kapi_apps::VariantTable variant_table{
                        "the tensor-core kernel with A and B rounded to IEEE half as they are staged, fp32 sums "
                        "(float matrices only)",
                        kapi_apps::Kind::kapi, RunJointMatrix<kapi::half>{}),
+    kapi_apps::variant("tuned-fp64",
+                       "the tensor-core kernel on fp64 matrices: fp64 products and sums on the matrix units (DMMA "
+                       "on CUDA sm_80+), 128x128 blocks, one group per multiprocessor (double matrices only)",
+                       kapi_apps::Kind::kapi, RunJointMatrix<double>{}),
     kapi_apps::variant("kokkos-kernels", "anchor: KokkosBlas::gemm (OpenBLAS sgemm/dgemm on host, cuBLAS on CUDA)",
                        kapi_apps::Kind::anchor, RunKokkosKernels{}, have_kokkos_kernels),
 };
@@ -158,8 +162,11 @@ inline double input_unit_roundoff(const std::string& variant) {
   return 0;
 }
 
-/// Whether `variant` takes double matrices (the tensor-core variants take float only).
+/// Whether `variant` takes double matrices (the reduced-precision tensor-core variants
+/// take float only).
 inline bool takes_double(const std::string& variant) { return input_unit_roundoff(variant) == 0; }
+/// Whether `variant` takes float matrices (tuned-fp64 takes double only).
+inline bool takes_float(const std::string& variant) { return variant != "tuned-fp64"; }
 
 /// C = A·B by `variant` on `space`; returns when C is written.
 template <class T, class ExecSpace>
@@ -194,6 +201,7 @@ void multiply(const std::string& variant, const ExecSpace& space, const ConstMat
   prefix template void multiply_joint_matrix<kapi::precision::tf32> MATMUL_INSTANCE_ARGS(T, Space); \
   prefix template void multiply_joint_matrix<kapi::bfloat16> MATMUL_INSTANCE_ARGS(T, Space);        \
   prefix template void multiply_joint_matrix<kapi::half> MATMUL_INSTANCE_ARGS(T, Space);            \
+  prefix template void multiply_joint_matrix<double> MATMUL_INSTANCE_ARGS(T, Space);                \
   MATMUL_KOKKOS_KERNELS_INSTANCE(prefix, T, Space)
 #define MATMUL_INSTANCES(prefix, Space) \
   MATMUL_INSTANCES_OF(prefix, float, Space) MATMUL_INSTANCES_OF(prefix, double, Space)

@@ -6,7 +6,9 @@
 //   tuned-bf16  A and B rounded to bfloat16 (to nearest even) likewise
 //   tuned-fp16  A and B rounded to IEEE half likewise
 // products summed in fp32; C is fp32. The inputs stay fp32 in memory: the conversion is
-// part of the kernel (and of its time), where the tiles are copied to local memory.
+// part of the kernel (and of its time), where the tiles are copied to local memory. And
+// for fp64 matrices:
+//   tuned-fp64  A and B as they are, fp64 products and sums on the matrix units (DMMA)
 //
 // A work-group computes a BM×BN block of C with (BM/WM)×(BN/WN) sub-groups, each a WM×WN
 // tile held in one joint_matrix accumulator. It walks K in steps of BK, staging a BM×BK
@@ -19,10 +21,11 @@
 // One source, two shapes:
 //   device: 128×128 blocks, 8 warps of 64×32 each, BK = 16, tiles
 //           double-buffered (the next tile's global loads, 16-byte vectors, fly while this
-//           one is multiplied; one barrier per step), two groups per multiprocessor.
-//   device, asynchronous (JointShape's DeviceStages > 0, tf32 only): the tiles are copied
-//           to local memory with kapi::async_copy (cp.async), stages - 1 steps ahead,
-//           no registers on the way; bench_matmul's tuned-tf32-async* variants.
+//           one is multiplied; one barrier per step), two groups per multiprocessor
+//           (fp64: one, its 64×32 accumulators take twice the registers).
+//   device, asynchronous (JointShape's DeviceStages > 0, tf32 and fp64): the tiles are
+//           copied to local memory with kapi::async_copy (cp.async), stages - 1 steps
+//           ahead, no registers on the way; bench_matmul's tuned-*-async* variants.
 //   host:   a sub-group is one work-item, so a group is 4 work-items of 32×32 tiles
 //           (64×64 blocks), one buffer. Host speed is not a goal of these variants.
 // Groups take their blocks in bands of block-rows (banded_block below).
@@ -63,74 +66,86 @@ KOKKOS_INLINE_FUNCTION BlockIndex banded_block(std::size_t g, std::size_t gm, st
 
 /// Block sizes of the tensor-core kernel: BM×BN of C per group in WM×WN tiles per
 /// sub-group, BK of K per step; on a device, min_groups groups resident per multiprocessor
-/// (two: at most 128 registers per work-item with 8 sub-groups, 255 with 4).
-template <class In, bool Host, int DeviceBK = 16, int DeviceMinGroups = 2, int DeviceStages = 0, int DeviceWN = 32>
+/// (two: at most 128 registers per work-item with 8 sub-groups, 255 with 4; fp64's
+/// default is one).
+template <class In, bool Host, int DeviceBK = 16, int DeviceMinGroups = (std::is_same<In, double>::value ? 1 : 2),
+          int DeviceStages = 0, int DeviceWN = 32, int DeviceFragmentK = 0>
 struct JointShape {
+  static constexpr bool fp64 = std::is_same<In, double>::value;
+  using Value = std::conditional_t<fp64, double, float>;   // the matrices' element type
   static constexpr int KS = int(kapi::matrix::mma_k<In>);  // mma K
+  // K of the A and B fragments a sub-group loads and multiplies at once (a multiple of
+  // KS: more registers, fewer and longer mma instructions; 0: KS)
+  static constexpr int KF = Host || DeviceFragmentK == 0 ? KS : DeviceFragmentK;
   static constexpr int BM = Host ? 64 : 128, BN = Host ? 64 : 128, BK = Host ? 32 : DeviceBK;
   static constexpr int WM = Host ? 32 : 64, WN = Host ? 32 : DeviceWN;
   // stages > 0: tiles copied asynchronously (kapi/async_copy.hpp) into `stages` buffers,
   // stages - 1 steps ahead; 0: the next tile staged in registers, two buffers.
   static constexpr int stages = Host ? 0 : DeviceStages;
-  static_assert(stages == 0 || (stages >= 2 && std::is_same<In, kapi::precision::tf32>::value),
-                "the asynchronous pipeline copies fp32 tiles as they are (tf32), in at least two buffers");
+  static_assert(stages == 0 || (stages >= 2 && (std::is_same<In, kapi::precision::tf32>::value || fp64)),
+                "the asynchronous pipeline copies tiles as they are (tf32: fp32, rounded by the loads; fp64), in "
+                "at least two buffers");
   // Local tiles hold the input type, rounded once as they are staged (tf32: precision::tf32,
   // not rounded again by each sub-group's loads); the asynchronous copies land fp32 as it
   // is, rounded by the loads.
-  using Storage = std::conditional_t<(stages > 0), float, In>;
+  using Storage = std::conditional_t<(stages > 0), Value, In>;
   static constexpr int buffers = Host ? 1 : stages > 0 ? stages : 2;
   static constexpr int min_groups = Host ? 1 : DeviceMinGroups;
-  // Row padding of the tiles, in elements: A 16 bytes (its rows go through ldmatrix:
-  // 8 rows 80 (tf32) or 48 (16-bit) bytes apart fall in 8 distinct bank quads); B 8
-  // (tf32: element loads of rows 8 banks apart; 16-bit: ldmatrix rows 272 bytes apart).
-  static constexpr int a_pad = Host ? 0 : 16 / int(sizeof(Storage)), b_pad = Host ? 0 : 8;
+  // Row padding of the tiles, in elements. A: 16 bytes (its rows go through ldmatrix:
+  // 8 rows 80 (tf32) or 48 (16-bit) bytes apart fall in 8 distinct bank quads); fp64 32
+  // bytes (a half-warp's A(g, t), g < 4, t < 4, in 16 distinct 8-byte bank pairs: rows
+  // 160 bytes apart). B: 8 (tf32: element loads of rows 8 banks apart; 16-bit: ldmatrix
+  // rows 272 bytes apart); fp64 4 (B(t, g): rows 1056 bytes apart, 8 bank pairs).
+  static constexpr int a_pad = Host ? 0 : fp64 ? 4 : 16 / int(sizeof(Storage)), b_pad = Host ? 0 : fp64 ? 4 : 8;
 };
 
 template <class In, class Shape, bool Host, std::size_t SubGroupSize>
 struct JointMatmul {
   using S = typename Shape::Storage;
-  static constexpr int BM = Shape::BM, BN = Shape::BN, BK = Shape::BK, KS = Shape::KS;
+  using V = typename Shape::Value;
+  static constexpr int RL = 16 / int(sizeof(V));  // a run: 16 bytes of a row
+  static constexpr int BM = Shape::BM, BN = Shape::BN, BK = Shape::BK, KS = Shape::KS, KF = Shape::KF;
   static constexpr int WM = Shape::WM, WN = Shape::WN;
   static constexpr int warps_m = BM / WM, warps_n = BN / WN, warps = warps_m * warps_n;
   static constexpr int items = warps * int(SubGroupSize);
   static constexpr int a_stride = BK + Shape::a_pad, b_stride = BN + Shape::b_pad;
   static constexpr int a_tile_size = BM * a_stride, b_tile_size = BK * b_stride;
-  static_assert(BM % WM == 0 && BN % WN == 0 && BK % KS == 0, "sub-group tiles must tile the block");
-  static_assert(BK % 4 == 0 && BN % 4 == 0, "tiles are copied in runs of 4");
-  static constexpr int a_runs = BM * BK / 4, b_runs = BK * BN / 4;  // runs of 4 per tile
+  static_assert(BM % WM == 0 && BN % WN == 0 && BK % KF == 0 && KF % KS == 0, "sub-group tiles must tile the block");
+  static_assert(BK % RL == 0 && BN % RL == 0, "tiles are copied in runs of 16 bytes");
+  static constexpr int a_runs = BM * BK / RL, b_runs = BK * BN / RL;  // runs per tile
   static constexpr int a_per_item = (a_runs + items - 1) / items, b_per_item = (b_runs + items - 1) / items;
   using launch_bounds = kapi::LaunchBounds<items, Shape::min_groups>;
 
   using SG = kapi::SubGroup;
-  using Acc = kapi::joint_matrix<SG, float, kapi::matrix::use::accumulator, WM, WN>;
-  using AFrag = kapi::joint_matrix<SG, In, kapi::matrix::use::a, WM, KS, kapi::matrix::layout::row_major>;
-  using BFrag = kapi::joint_matrix<SG, In, kapi::matrix::use::b, KS, WN, kapi::matrix::layout::row_major>;
+  using Acc = kapi::joint_matrix<SG, V, kapi::matrix::use::accumulator, WM, WN>;
+  using AFrag = kapi::joint_matrix<SG, In, kapi::matrix::use::a, WM, KF, kapi::matrix::layout::row_major>;
+  using BFrag = kapi::joint_matrix<SG, In, kapi::matrix::use::b, KF, WN, kapi::matrix::layout::row_major>;
 
   static kapi::NdRange<1> range(std::size_t m, std::size_t n) {
     const std::size_t groups = kapi::ceil_div(m, std::size_t(BM)) * kapi::ceil_div(n, std::size_t(BN));
     return kapi::NdRange<1>(kapi::Range<1>(groups * items), kapi::Range<1>(items));
   }
 
-  // A run of 4 consecutive elements of a row of a matrix; zeros outside it.
-  using Run = kapi::Vec<float, 4>;
+  // A run of RL consecutive elements of a row of a matrix; zeros outside it.
+  using Run = kapi::Vec<V, RL>;
   template <class M>
   KOKKOS_INLINE_FUNCTION static Run fetch(const M& x, std::size_t r, std::size_t c, bool vectors) {
     const std::size_t rows = x.extent(0), cols = x.extent(1);
     Run run;
-    if (vectors && r < rows && c + 4 <= cols) {
+    if (vectors && r < rows && c + RL <= cols) {
       run = Run::load(&x(r, c));
     } else {
-      for (int e = 0; e < 4; ++e) run.v[e] = r < rows && c + e < cols ? float(x(r, c + e)) : 0.0f;
+      for (int e = 0; e < RL; ++e) run.v[e] = r < rows && c + e < cols ? V(x(r, c + e)) : V(0);
     }
     return run;
   }
   KOKKOS_INLINE_FUNCTION static void put(S* dst, const Run& run) {
-    if constexpr (std::is_same<S, float>::value) {
+    if constexpr (std::is_same<S, V>::value) {
       run.store(dst);
     } else {  // rounded here, once per element and group
       using Bits = decltype(S::bits);
-      kapi::Vec<Bits, 4> packed;
-      for (int e = 0; e < 4; ++e) packed[e] = S(run.v[e]).bits;
+      kapi::Vec<Bits, RL> packed;
+      for (int e = 0; e < RL; ++e) packed[e] = S(run.v[e]).bits;
       packed.store(reinterpret_cast<Bits*>(dst));
     }
   }
@@ -144,11 +159,11 @@ struct JointMatmul {
   // aligned runs) or its tile in local memory (ld = a_stride, b_stride).
   KOKKOS_INLINE_FUNCTION static std::size_t a_offset(int i, int lid, std::size_t lda) {
     const int run = lid + i * items;
-    return std::size_t(run / (BK / 4)) * lda + std::size_t(run % (BK / 4)) * 4;
+    return std::size_t(run / (BK / RL)) * lda + std::size_t(run % (BK / RL)) * RL;
   }
   KOKKOS_INLINE_FUNCTION static std::size_t b_offset(int i, int lid, std::size_t ldb) {
     const int run = lid + i * items;
-    return std::size_t(run / (BN / 4)) * ldb + std::size_t(run % (BN / 4)) * 4;
+    return std::size_t(run / (BN / RL)) * ldb + std::size_t(run % (BN / RL)) * RL;
   }
 
   // inside: the step's blocks lie inside A and B, rows contiguous and every run 16-byte
@@ -157,8 +172,8 @@ struct JointMatmul {
   KOKKOS_INLINE_FUNCTION static void fetch_tiles(Stage& s, const A& a, const B& b, std::size_t row0, std::size_t col0,
                                                  std::size_t k0, int lid, bool vectors, bool inside) {
     if (inside) {
-      const float* pa = a.data() + row0 * a.stride(0) + k0;
-      const float* pb = b.data() + k0 * b.stride(0) + col0;
+      const V* pa = a.data() + row0 * a.stride(0) + k0;
+      const V* pb = b.data() + k0 * b.stride(0) + col0;
       for (int i = 0; i < a_per_item; ++i)
         if (a_runs % items == 0 || lid + i * items < a_runs) s.a[i] = Run::load(pa + a_offset(i, lid, a.stride(0)));
       for (int i = 0; i < b_per_item; ++i)
@@ -168,12 +183,12 @@ struct JointMatmul {
     for (int i = 0; i < a_per_item; ++i) {
       const int run = lid + i * items;
       if (a_runs % items == 0 || run < a_runs)
-        s.a[i] = fetch(a, row0 + std::size_t(run / (BK / 4)), k0 + std::size_t(run % (BK / 4)) * 4, vectors);
+        s.a[i] = fetch(a, row0 + std::size_t(run / (BK / RL)), k0 + std::size_t(run % (BK / RL)) * RL, vectors);
     }
     for (int i = 0; i < b_per_item; ++i) {
       const int run = lid + i * items;
       if (b_runs % items == 0 || run < b_runs)
-        s.b[i] = fetch(b, k0 + std::size_t(run / (BN / 4)), col0 + std::size_t(run % (BN / 4)) * 4, vectors);
+        s.b[i] = fetch(b, k0 + std::size_t(run / (BN / RL)), col0 + std::size_t(run % (BN / RL)) * RL, vectors);
     }
   }
   KOKKOS_INLINE_FUNCTION static void store_tiles(const Stage& s, S* as, S* bs, int lid) {
@@ -187,19 +202,19 @@ struct JointMatmul {
     }
   }
 
-  // The asynchronous pipeline's copies: a run of 4 floats as one 16-byte copy where the
-  // run lies inside the matrix (zeros for a row past its end), element by element at its
-  // right edge and where rows are not 16-byte aligned.
+  // The asynchronous pipeline's copies: a run as one 16-byte copy where the run lies
+  // inside the matrix (zeros for a row past its end), element by element at its right
+  // edge and where rows are not 16-byte aligned.
   template <class M>
   KOKKOS_INLINE_FUNCTION static void copy_run(S* dst, const M& x, std::size_t r, std::size_t c, bool vectors) {
     const std::size_t rows = x.extent(0), cols = x.extent(1);
-    if (vectors && (r >= rows || c + 4 <= cols)) {
+    if (vectors && (r >= rows || c + RL <= cols)) {
       const bool inside = r < rows;
       kapi::async_copy<16>(dst, inside ? &x(r, c) : x.data(), inside);
     } else {
-      for (int e = 0; e < 4; ++e) {
+      for (int e = 0; e < RL; ++e) {
         const bool inside = r < rows && c + e < cols;
-        kapi::async_copy<4>(dst + e, inside ? &x(r, c + e) : x.data(), inside);
+        kapi::async_copy<int(sizeof(V))>(dst + e, inside ? &x(r, c + e) : x.data(), inside);
       }
     }
   }
@@ -207,8 +222,8 @@ struct JointMatmul {
   KOKKOS_INLINE_FUNCTION static void copy_tiles(S* as, S* bs, const A& a, const B& b, std::size_t row0,
                                                 std::size_t col0, std::size_t k0, int lid, bool vectors, bool inside) {
     if (inside) {
-      const float* pa = a.data() + row0 * a.stride(0) + k0;
-      const float* pb = b.data() + k0 * b.stride(0) + col0;
+      const V* pa = a.data() + row0 * a.stride(0) + k0;
+      const V* pb = b.data() + k0 * b.stride(0) + col0;
       for (int i = 0; i < a_per_item; ++i) {
         const int run = lid + i * items;
         if (a_runs % items == 0 || run < a_runs)
@@ -224,20 +239,20 @@ struct JointMatmul {
     for (int i = 0; i < a_per_item; ++i) {
       const int run = lid + i * items;
       if (a_runs % items == 0 || run < a_runs)
-        copy_run(as + a_offset(i, lid, a_stride), a, row0 + std::size_t(run / (BK / 4)),
-                 k0 + std::size_t(run % (BK / 4)) * 4, vectors);
+        copy_run(as + a_offset(i, lid, a_stride), a, row0 + std::size_t(run / (BK / RL)),
+                 k0 + std::size_t(run % (BK / RL)) * RL, vectors);
     }
     for (int i = 0; i < b_per_item; ++i) {
       const int run = lid + i * items;
       if (b_runs % items == 0 || run < b_runs)
-        copy_run(bs + b_offset(i, lid, b_stride), b, k0 + std::size_t(run / (BN / 4)),
-                 col0 + std::size_t(run % (BN / 4)) * 4, vectors);
+        copy_run(bs + b_offset(i, lid, b_stride), b, k0 + std::size_t(run / (BN / RL)),
+                 col0 + std::size_t(run % (BN / RL)) * RL, vectors);
     }
   }
 
   KOKKOS_INLINE_FUNCTION static void multiply_tiles(const SG& sg, Acc& acc, const S* as, const S* bs, int wm, int wn) {
     KAPI_UNROLL
-    for (int kk = 0; kk < BK; kk += KS) {
+    for (int kk = 0; kk < BK; kk += KF) {
       AFrag fa;
       BFrag fb;
       kapi::joint_matrix_load(sg, fa, as + wm * WM * a_stride + kk, a_stride);
@@ -258,8 +273,8 @@ struct JointMatmul {
     const kapi::SubGroup sg = it.get_sub_group();
     const int w = int(sg.get_group_id()), wm = w / warps_n, wn = w % warps_n;
     const int lid = int(it.get_local_linear_id());
-    // 16-byte loads where every run of 4 is aligned: row strides multiples of 4, aligned bases.
-    const bool vectors = a.stride(0) % 4 == 0 && b.stride(0) % 4 == 0 &&
+    // 16-byte loads where every run is aligned: row strides multiples of a run, aligned bases.
+    const bool vectors = a.stride(0) % RL == 0 && b.stride(0) % RL == 0 &&
                          reinterpret_cast<std::uintptr_t>(a.data()) % 16 == 0 &&
                          reinterpret_cast<std::uintptr_t>(b.data()) % 16 == 0;
     // A group away from the right and bottom edges reads its steps without checks (the
@@ -270,7 +285,7 @@ struct JointMatmul {
     S* const bs = b_tiles.get_pointer();
 
     Acc acc;
-    kapi::joint_matrix_fill(sg, acc, 0.0f);
+    kapi::joint_matrix_fill(sg, acc, V(0));
     if constexpr (Shape::stages > 0) {
       // Step kt multiplies buffer kt % stages while steps kt+1 … kt+stages-1 are in
       // flight. One barrier per step: after it, tile kt has landed for every work-item
@@ -336,11 +351,13 @@ struct JointMatmul {
 template <class In, class Shape, class ExecSpace, class A, class B, class C>
 void multiply_joint_matrix_shaped(const ExecSpace& space, const A& a, const B& b, const C& c) {
   using T = typename C::non_const_value_type;
-  if constexpr (!std::is_same<T, float>::value) {
-    throw std::invalid_argument(
-        "matmul: the tensor-core variants take float matrices (fp32 in, reduced-precision "
-        "products, fp32 sums), not " +
-        std::to_string(sizeof(T) * 8) + "-bit elements");
+  if constexpr (!std::is_same<T, typename Shape::Value>::value) {
+    throw std::invalid_argument(Shape::fp64 ? "matmul: tuned-fp64 takes double matrices (fp64 products and sums "
+                                              "on the matrix units), not " +
+                                                  std::to_string(sizeof(T) * 8) + "-bit elements"
+                                            : "matmul: the reduced-precision tensor-core variants take float "
+                                              "matrices (fp32 in, reduced-precision products, fp32 sums), not " +
+                                                  std::to_string(sizeof(T) * 8) + "-bit elements");
   } else {
     using Kernel =
         JointMatmul<In, Shape, kapi::is_host_execution_space_v<ExecSpace>, kapi::max_sub_group_size<ExecSpace>()>;
@@ -352,7 +369,8 @@ void multiply_joint_matrix_shaped(const ExecSpace& space, const A& a, const B& b
 }
 
 /// C = A·B on the tensor cores with In (precision::tf32, kapi::bfloat16 or kapi::half)
-/// inputs; A, B and C fp32; the shape for the kind of backend `space` is.
+/// inputs and A, B and C fp32, or In double and A, B and C fp64; the shape for the kind
+/// of backend `space` is.
 template <class In, class ExecSpace, class A, class B, class C>
 void multiply_joint_matrix(const ExecSpace& space, const A& a, const B& b, const C& c) {
   multiply_joint_matrix_shaped<In, JointShape<In, kapi::is_host_execution_space_v<ExecSpace>>>(space, a, b, c);

@@ -53,8 +53,10 @@ extern template bool multiply<kapi::half>(const Kokkos::Cuda&, const Input&, con
 /// (nothing done) otherwise.
 template <class In, class ExecSpace, class A, class B, class C>
 bool multiply_if_taken(const ExecSpace& space, const A& a, const B& b, const C& c) {
-  if constexpr (kapi::space_traits<ExecSpace>::is_cuda && std::is_convertible<A, Input>::value &&
-                std::is_convertible<B, Input>::value && std::is_convertible<C, Output>::value) {
+  // (fp64 has no wgmma shape: tuned-fp64 is the portable kernel everywhere)
+  if constexpr (kapi::space_traits<ExecSpace>::is_cuda && !std::is_same<In, double>::value &&
+                std::is_convertible<A, Input>::value && std::is_convertible<B, Input>::value &&
+                std::is_convertible<C, Output>::value) {
     if (runs_on(space)) return multiply<In>(space, a, b, c);
   }
   return false;
