@@ -465,8 +465,9 @@ void register_all(Harness& h) {
       });
 
       // fp64 on the matrix units, anchored to cublasDgemm: tuned-fp64 (BK = 16, one group
-      // per SM, tiles through registers) and shapes beside it: asynchronous copies, 3
-      // stages of 16 or 4 of 8; 16 sub-groups of 64×16.
+      // per SM, cp.async copies 3 stages deep, fragments of K = 16) and shapes beside it:
+      // tiles through registers (-regs), fragments of K = 4 (-async3) or 8 (-f8,
+      // -async3-f8), 4 stages of 8 (-async4-k8), 16 sub-groups of 64×16 (-w16).
       Case dgemm = base(h, data64, n, "cublas-dgemm", Role::anchor);
       dgemm.bind = [cublas, space, data64, n] {
         auto d = data64->get(n);
@@ -488,6 +489,9 @@ void register_all(Harness& h) {
       fp64("tuned-fp64", [](const Space& s, const ConstMatrix64& a, const ConstMatrix64& b, const Matrix64& c) {
         matmul::multiply<double>("tuned-fp64", s, a, b, c);
       });
+      fp64("tuned-fp64-regs", [](const Space& s, const ConstMatrix64& a, const ConstMatrix64& b, const Matrix64& c) {
+        matmul::multiply_joint_matrix_shaped<double, matmul::JointShape<double, false, 16, 1>>(s, a, b, c);
+      });
       fp64("tuned-fp64-async3", [](const Space& s, const ConstMatrix64& a, const ConstMatrix64& b, const Matrix64& c) {
         matmul::multiply_joint_matrix_shaped<double, matmul::JointShape<double, false, 16, 1, 3>>(s, a, b, c);
       });
@@ -495,19 +499,13 @@ void register_all(Harness& h) {
            [](const Space& s, const ConstMatrix64& a, const ConstMatrix64& b, const Matrix64& c) {
              matmul::multiply_joint_matrix_shaped<double, matmul::JointShape<double, false, 8, 1, 4>>(s, a, b, c);
            });
-      // fragments of K = 8 and 16 (m16n8k8, m16n8k16 on sm_90) with the asynchronous copies
       fp64("tuned-fp64-async3-f8", [](const Space& s, const ConstMatrix64& a, const ConstMatrix64& b,
                                       const Matrix64& c) {
         matmul::multiply_joint_matrix_shaped<double, matmul::JointShape<double, false, 16, 1, 3, 32, 8>>(s, a, b, c);
       });
-      fp64("tuned-fp64-async3-f16", [](const Space& s, const ConstMatrix64& a, const ConstMatrix64& b,
-                                       const Matrix64& c) {
-        matmul::multiply_joint_matrix_shaped<double, matmul::JointShape<double, false, 16, 1, 3, 32, 16>>(s, a, b, c);
-      });
       fp64("tuned-fp64-f8", [](const Space& s, const ConstMatrix64& a, const ConstMatrix64& b, const Matrix64& c) {
         matmul::multiply_joint_matrix_shaped<double, matmul::JointShape<double, false, 16, 1, 0, 32, 8>>(s, a, b, c);
       });
-      // 16 sub-groups of 64×16: half the accumulator registers, twice the warps
       fp64("tuned-fp64-w16", [](const Space& s, const ConstMatrix64& a, const ConstMatrix64& b, const Matrix64& c) {
         matmul::multiply_joint_matrix_shaped<double, matmul::JointShape<double, false, 16, 1, 0, 16>>(s, a, b, c);
       });

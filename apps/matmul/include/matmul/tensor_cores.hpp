@@ -22,7 +22,8 @@
 //   device: 128×128 blocks, 8 warps of 64×32 each, BK = 16, tiles
 //           double-buffered (the next tile's global loads, 16-byte vectors, fly while this
 //           one is multiplied; one barrier per step), two groups per multiprocessor
-//           (fp64: one, its 64×32 accumulators take twice the registers).
+//           (fp64: one, its 64×32 accumulators take twice the registers; and by default
+//           the asynchronous copies below with fragments of K = 16).
 //   device, asynchronous (JointShape's DeviceStages > 0, tf32 and fp64): the tiles are
 //           copied to local memory with kapi::async_copy (cp.async), stages - 1 steps
 //           ahead, no registers on the way; bench_matmul's tuned-*-async* variants.
@@ -368,12 +369,25 @@ void multiply_joint_matrix_shaped(const ExecSpace& space, const A& a, const B& b
   }
 }
 
+/// The shape multiply_joint_matrix runs: JointShape's defaults; for fp64 on a device the
+/// tiles copied asynchronously, 3 stages, and fragments of K = 16 (m16n8k16 on sm_90), the
+/// fastest of bench_matmul's tuned-fp64 shapes (results/cuda-hopper-h100-2026-12-06-fp64).
+template <class In, bool Host>
+struct DefaultJointShape {
+  using type = JointShape<In, Host>;
+};
+template <bool Host>
+struct DefaultJointShape<double, Host> {
+  using type = JointShape<double, Host, 16, 1, 3, 32, 16>;
+};
+
 /// C = A·B on the tensor cores with In (precision::tf32, kapi::bfloat16 or kapi::half)
 /// inputs and A, B and C fp32, or In double and A, B and C fp64; the shape for the kind
 /// of backend `space` is.
 template <class In, class ExecSpace, class A, class B, class C>
 void multiply_joint_matrix(const ExecSpace& space, const A& a, const B& b, const C& c) {
-  multiply_joint_matrix_shaped<In, JointShape<In, kapi::is_host_execution_space_v<ExecSpace>>>(space, a, b, c);
+  multiply_joint_matrix_shaped<In, typename DefaultJointShape<In, kapi::is_host_execution_space_v<ExecSpace>>::type>(
+      space, a, b, c);
 }
 
 }  // namespace matmul
