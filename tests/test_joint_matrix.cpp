@@ -205,6 +205,10 @@ struct Layouts {
   std::size_t lda, ldb, ldc, ldd;
 };
 
+// What an In tile's accumulator holds: double for double inputs, float otherwise.
+template <class In>
+using acc_t = std::conditional_t<std::is_same_v<In, double>, double, float>;
+
 template <class In, std::size_t M, std::size_t N, std::size_t K, layout LA, layout LB, bool Local>
 struct Mad {
   using L = load_t<In>;
@@ -227,7 +231,7 @@ struct Mad {
     using E = typename element_of<In>::type;
     jm::joint_matrix<kapi::SubGroup, E, use::a, M, K, LA> ma;
     jm::joint_matrix<kapi::SubGroup, E, use::b, K, N, LB> mb;
-    jm::joint_matrix<kapi::SubGroup, float, use::accumulator, M, N> mc;
+    jm::joint_matrix<kapi::SubGroup, acc_t<In>, use::accumulator, M, N> mc;
     jm::joint_matrix_load(sg, ma, pa, lda);
     jm::joint_matrix_load(sg, mb, pb, ldb);
     jm::joint_matrix_load(sg, mc, c.data(), ldc, lc);
@@ -243,16 +247,18 @@ std::size_t at(layout l, std::size_t r, std::size_t c, std::size_t ld) {
 /// D = A·B + C on Space with the given layouts and strides, A, B and C given as
 /// functions of (row, col); returns D as a row-major M×N host array. (std::function: one
 /// instantiation per kernel, not one per caller's lambdas.)
-using Values = std::function<float(std::size_t, std::size_t)>;
+template <class In>
+using Values = std::function<acc_t<In>(std::size_t, std::size_t)>;
 template <class Space, class In, std::size_t M, std::size_t N, std::size_t K, layout LA, layout LB, bool Local>
-std::vector<float> run_mad(const Layouts& l, const Values& fa, const Values& fb, const Values& fc) {
+std::vector<acc_t<In>> run_mad(const Layouts& l, const Values<In>& fa, const Values<In>& fb, const Values<In>& fc) {
   using L = load_t<In>;
+  using V = acc_t<In>;
   const std::size_t a_size = (LA == layout::row_major ? M : K) * l.lda,
                     b_size = (LB == layout::row_major ? K : N) * l.ldb;
   const std::size_t c_size = (l.c == layout::row_major ? M : N) * l.ldc,
                     d_size = (l.d == layout::row_major ? M : N) * l.ldd;
-  std::vector<float> ha(a_size, -99.0f), hb(b_size, -99.0f);  // padding: a value that would show
-  std::vector<float> hc(c_size, -99.0f);
+  std::vector<V> ha(a_size, V(-99)), hb(b_size, V(-99));  // padding: a value that would show
+  std::vector<V> hc(c_size, V(-99));
   for (std::size_t r = 0; r < M; ++r)
     for (std::size_t k = 0; k < K; ++k) ha[at(LA, r, k, l.lda)] = fa(r, k);
   for (std::size_t k = 0; k < K; ++k)
@@ -261,21 +267,21 @@ std::vector<float> run_mad(const Layouts& l, const Values& fa, const Values& fb,
     for (std::size_t n = 0; n < N; ++n) hc[at(l.c, r, n, l.ldc)] = fc(r, n);
   auto a = kapi_test::make_view<L, Space>("A", a_size, [&](std::size_t i) { return L(ha[i]); });
   auto b = kapi_test::make_view<L, Space>("B", b_size, [&](std::size_t i) { return L(hb[i]); });
-  auto c = kapi_test::make_view<float, Space>("C", c_size, [&](std::size_t i) { return hc[i]; });
-  Kokkos::View<float*, typename Space::memory_space> d("D", d_size);
-  Kokkos::deep_copy(d, -555.0f);
+  auto c = kapi_test::make_view<V, Space>("C", c_size, [&](std::size_t i) { return hc[i]; });
+  Kokkos::View<V*, typename Space::memory_space> d("D", d_size);
+  Kokkos::deep_copy(d, V(-555));
   const std::size_t sg = kapi::max_sub_group_size<Space>();
   using Kernel = Mad<In, M, N, K, LA, LB, Local>;
   kapi::call_kernel(Space(), Kernel{l.c, l.d, l.lda, l.ldb, l.ldc, l.ldd, a_size, b_size},
                     kapi::NdRange<1>(kapi::Range<1>(sg), kapi::Range<1>(sg)), a, b, c, d,
                     kapi::LocalAccessor<L, 1>(Local ? a_size : 1), kapi::LocalAccessor<L, 1>(Local ? b_size : 1));
   auto hd = kapi_test::to_host(d);
-  std::vector<float> out(M * N);
+  std::vector<V> out(M * N);
   for (std::size_t r = 0; r < M; ++r)
     for (std::size_t n = 0; n < N; ++n) out[r * N + n] = hd(at(l.d, r, n, l.ldd));
   // Elements of D outside the tile keep their value.
   std::size_t touched = 0;
-  for (std::size_t i = 0; i < d_size; ++i) touched += hd(i) != -555.0f;
+  for (std::size_t i = 0; i < d_size; ++i) touched += hd(i) != V(-555);
   EXPECT_LE(touched, M * N);
   return out;
 }
@@ -456,71 +462,6 @@ TYPED_TEST(JointMatrix, FillAndCheckedLoadStore) {
 }
 
 // ---- fp64 tiles (double A, B and accumulator: DMMA on CUDA sm_80+)
-template <std::size_t M, std::size_t N, std::size_t K, layout LA, layout LB, bool Local>
-struct Mad64 {
-  layout lc, ld;
-  std::size_t lda, ldb, ldc, ldd, a_size, b_size;
-  template <class VA, class VB, class VC, class VD>
-  KOKKOS_INLINE_FUNCTION void operator()(const kapi::NdItem<1>& it, const VA& a, const VB& b, const VC& c, const VD& d,
-                                         const kapi::LocalAccessor<double, 1>& la,
-                                         const kapi::LocalAccessor<double, 1>& lb) const {
-    const kapi::SubGroup sg = it.get_sub_group();
-    const double* pa = a.data();
-    const double* pb = b.data();
-    if (Local) {
-      for (std::size_t i = it.get_local_linear_id(); i < a_size; i += it.get_local_range(0)) la[i] = a(i);
-      for (std::size_t i = it.get_local_linear_id(); i < b_size; i += it.get_local_range(0)) lb[i] = b(i);
-      kapi::group_barrier(it.get_group());
-      pa = la.get_pointer();
-      pb = lb.get_pointer();
-    }
-    jm::joint_matrix<kapi::SubGroup, double, use::a, M, K, LA> ma;
-    jm::joint_matrix<kapi::SubGroup, double, use::b, K, N, LB> mb;
-    jm::joint_matrix<kapi::SubGroup, double, use::accumulator, M, N> mc;
-    jm::joint_matrix_load(sg, ma, pa, lda);
-    jm::joint_matrix_load(sg, mb, pb, ldb);
-    jm::joint_matrix_load(sg, mc, c.data(), ldc, lc);
-    jm::joint_matrix_mad(sg, mc, ma, mb, mc);
-    jm::joint_matrix_store(sg, mc, d.data(), ldd, ld);
-  }
-};
-
-/// D = A·B + C in fp64 tiles on Space, A, B and C stored with the given layouts, padded
-/// rows, from global or local memory; D as a row-major M×N host array.
-using Values64 = std::function<double(std::size_t, std::size_t)>;
-template <class Space, std::size_t M, std::size_t N, std::size_t K, layout LA, layout LB, bool Local>
-std::vector<double> run_mad64(const Layouts& l, const Values64& fa, const Values64& fb, const Values64& fc) {
-  const std::size_t a_size = (LA == layout::row_major ? M : K) * l.lda,
-                    b_size = (LB == layout::row_major ? K : N) * l.ldb;
-  const std::size_t c_size = (l.c == layout::row_major ? M : N) * l.ldc,
-                    d_size = (l.d == layout::row_major ? M : N) * l.ldd;
-  std::vector<double> ha(a_size, -99.0), hb(b_size, -99.0), hc(c_size, -99.0);  // padding that would show
-  for (std::size_t r = 0; r < M; ++r)
-    for (std::size_t k = 0; k < K; ++k) ha[at(LA, r, k, l.lda)] = fa(r, k);
-  for (std::size_t k = 0; k < K; ++k)
-    for (std::size_t n = 0; n < N; ++n) hb[at(LB, k, n, l.ldb)] = fb(k, n);
-  for (std::size_t r = 0; r < M; ++r)
-    for (std::size_t n = 0; n < N; ++n) hc[at(l.c, r, n, l.ldc)] = fc(r, n);
-  auto a = kapi_test::make_view<double, Space>("A", a_size, [&](std::size_t i) { return ha[i]; });
-  auto b = kapi_test::make_view<double, Space>("B", b_size, [&](std::size_t i) { return hb[i]; });
-  auto c = kapi_test::make_view<double, Space>("C", c_size, [&](std::size_t i) { return hc[i]; });
-  Kokkos::View<double*, typename Space::memory_space> d("D", d_size);
-  Kokkos::deep_copy(d, -555.0);
-  const std::size_t sg = kapi::max_sub_group_size<Space>();
-  kapi::call_kernel(Space(), Mad64<M, N, K, LA, LB, Local>{l.c, l.d, l.lda, l.ldb, l.ldc, l.ldd, a_size, b_size},
-                    kapi::NdRange<1>(kapi::Range<1>(sg), kapi::Range<1>(sg)), a, b, c, d,
-                    kapi::LocalAccessor<double, 1>(Local ? a_size : 1),
-                    kapi::LocalAccessor<double, 1>(Local ? b_size : 1));
-  auto hd = kapi_test::to_host(d);
-  std::vector<double> out(M * N);
-  for (std::size_t r = 0; r < M; ++r)
-    for (std::size_t n = 0; n < N; ++n) out[r * N + n] = hd(at(l.d, r, n, l.ldd));
-  std::size_t touched = 0;  // elements of D outside the tile keep their value
-  for (std::size_t i = 0; i < d_size; ++i) touched += hd(i) != -555.0;
-  EXPECT_LE(touched, M * N);
-  return out;
-}
-
 // Two checks per shape: multiples of 1/8 below 4 in magnitude, whose products and sums are
 // exact in fp64 in every order (D must equal the host's sum); and values with full 53-bit
 // significands, within (K + 2)·2^-52·(Σ|a||b| + |c|) of a long double sum: an fp32 or
@@ -536,7 +477,7 @@ void check_mad64(std::size_t pad) {
   };
   {
     const Layouts l{LA, LB, layout::row_major, layout::col_major, lda, ldb, N + pad, M + 2 * pad};
-    const auto d = run_mad64<Space, M, N, K, LA, LB, Local>(
+    const auto d = run_mad<Space, double, M, N, K, LA, LB, Local>(
         l, [&](std::size_t r, std::size_t k) { return eighths(r, k, 1); },
         [&](std::size_t k, std::size_t n) { return eighths(k, n, 2); },
         [&](std::size_t r, std::size_t n) { return eighths(r, n, 3) * 64; });
@@ -550,7 +491,7 @@ void check_mad64(std::size_t pad) {
   {
     const auto full = [](std::size_t r, std::size_t c, int salt) { return std::sin(double(r * 37 + c * 11 + salt)); };
     const Layouts l{LA, LB, layout::col_major, layout::row_major, lda, ldb, M + pad, N + 3 * pad};
-    const auto d = run_mad64<Space, M, N, K, LA, LB, Local>(
+    const auto d = run_mad<Space, double, M, N, K, LA, LB, Local>(
         l, [&](std::size_t r, std::size_t k) { return full(r, k, 4); },
         [&](std::size_t k, std::size_t n) { return full(k, n, 5); },
         [&](std::size_t r, std::size_t n) { return full(r, n, 6); });
