@@ -370,8 +370,9 @@ void multiply_joint_matrix_shaped(const ExecSpace& space, const A& a, const B& b
 }
 
 /// The shape multiply_joint_matrix runs: JointShape's defaults; for fp64 on a device the
-/// tiles copied asynchronously, 3 stages, and fragments of K = 16 (m16n8k16 on sm_90), the
-/// fastest of bench_matmul's tuned-fp64 shapes (results/cuda-hopper-h100-2026-12-06-fp64).
+/// tiles copied asynchronously, 3 stages, and fragments of K = 16 (m16n8k16 on sm_90): the
+/// fastest measured shape whose 112 KiB of tiles fit sm_80's and sm_90's local memory
+/// (results/cuda-hopper-h100-2026-12-06-fp64).
 template <class In, bool Host>
 struct DefaultJointShape {
   using type = JointShape<In, Host>;
