@@ -371,6 +371,17 @@ void register_all(Harness& h) {
   // The app's anchor variant (KokkosBlas::gemm) is timed by the anchor case, under its name.
   const std::string anchor_name = matmul::variant_table.name_of(kapi_apps::Kind::anchor);
   for (std::size_t n : h.sweep(default_sizes(h))) {
+    // A case that times run(space, A, B, C) on the matrices of `cache` at this size.
+    const auto add_run = [&](const auto& cache, const std::string& name, Role role, auto run) {
+      Case c = base(h, cache, n, name, role);
+      c.bind = [space, cache, n, run] {
+        auto d = cache->get(n);
+        using E = typename std::decay_t<decltype(*d)>::value_type;
+        const matmul::ConstMatrix<E, Space> a = d->a, b = d->b;
+        return std::function<void()>([space, d, a, b, run] { run(space, a, b, d->c); });
+      };
+      h.add(c);
+    };
     Case anchor = base(h, data, n, gemm_anchor() == Gemm::cublas ? "cublas" : anchor_name, Role::anchor);
     anchor.bind = [cublas, space, data, n] { return gemm_op(cublas, space, data->get(n)); };
     h.add(anchor);
@@ -415,15 +426,7 @@ void register_all(Harness& h) {
       h.add(fp16);
       // Shapes of the tensor-core kernel beside the defaults (16, two groups per SM):
       // one group per SM (no register cap), and BK = 32.
-      const auto shaped = [&](const char* name, auto run) {
-        Case c = base(h, data, n, name, Role::kapi);
-        c.bind = [space, data, n, run] {
-          auto d = data->get(n);
-          const ConstMatrix a = d->a, b = d->b;
-          return std::function<void()>([space, d, a, b, run] { run(space, a, b, d->c); });
-        };
-        h.add(c);
-      };
+      const auto shaped = [&](const char* name, auto run) { add_run(data, name, Role::kapi, run); };
       // The portable joint_matrix kernel (mma.sync), where tuned-tf32/-bf16 take the wgmma
       // path (matmul/tensor_cores_sm90.hpp); the same kernels as those on other GPUs.
       shaped("tuned-tf32-mma", [](const Space& s, const ConstMatrix& a, const ConstMatrix& b, const Matrix& c) {
@@ -478,15 +481,7 @@ void register_all(Harness& h) {
       h.add(dgemm);
       using Matrix64 = matmul::Matrix<double, Space>;
       using ConstMatrix64 = matmul::ConstMatrix<double, Space>;
-      const auto fp64 = [&](const std::string& name, auto run) {
-        Case c = base(h, data64, n, name, Role::kapi);
-        c.bind = [space, data64, n, run] {
-          auto d = data64->get(n);
-          const ConstMatrix64 a = d->a, b = d->b;
-          return std::function<void()>([space, d, a, b, run] { run(space, a, b, d->c); });
-        };
-        h.add(c);
-      };
+      const auto fp64 = [&](const char* name, auto run) { add_run(data64, name, Role::kapi, run); };
       fp64("tuned-fp64", [](const Space& s, const ConstMatrix64& a, const ConstMatrix64& b, const Matrix64& c) {
         matmul::multiply<double>("tuned-fp64", s, a, b, c);
       });
@@ -522,13 +517,7 @@ void register_all(Harness& h) {
 #endif
     for_each_measured_variant(matmul::variant_table, [&](const auto& v, Role role) {
       if (!matmul::takes_float(std::string(v.name))) return;  // tuned-fp64: the f64 cases above (CUDA)
-      Case c = base(h, data, n, std::string(v.name), role);
-      c.bind = [space, data, n, run = v.run] {
-        auto d = data->get(n);
-        const ConstMatrix a = d->a, b = d->b;
-        return std::function<void()>([space, d, a, b, run] { run(space, a, b, d->c); });
-      };
-      h.add(c);
+      add_run(data, std::string(v.name), role, v.run);
     });
   }
 }

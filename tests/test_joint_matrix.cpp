@@ -521,6 +521,17 @@ TYPED_TEST(JointMatrix, Fp64Shapes) {
 }
 
 // ---- the matmul app's tensor-core variants against fp64 with the inputs' error bounds
+// C checked against the fp64 host product of A and B, every row, for inputs rounded to
+// unit roundoff `roundoff` (0: used as they are).
+template <class E, class A, class B, class C>
+auto check_product(const A& a, const B& b, const C& c, double roundoff) {
+  auto ha = kapi_test::to_host(a);
+  auto hb = kapi_test::to_host(b);
+  auto hc = kapi_test::to_host(c);
+  const matmul::ProductReference reference(ha, hb, matmul::all_rows(c.extent(0)));
+  return reference.check<E>(hc, roundoff);
+}
+
 template <class Space>
 void check_tensor_variant(const std::string& variant, std::size_t m, std::size_t n, std::size_t k,
                           double max_relative) {
@@ -529,11 +540,7 @@ void check_tensor_variant(const std::string& variant, std::size_t m, std::size_t
   matmul::Matrix<float, Space> c("C", m, n);
   Kokkos::deep_copy(c, -777.0f);
   matmul::multiply<float>(variant, Space(), a, b, c);
-  auto ha = kapi_test::to_host(a);
-  auto hb = kapi_test::to_host(b);
-  auto hc = kapi_test::to_host(c);
-  const matmul::ProductReference reference(ha, hb, matmul::all_rows(m));
-  const auto r = reference.check<float>(hc, matmul::input_unit_roundoff(variant));
+  const auto r = check_product<float>(a, b, c, matmul::input_unit_roundoff(variant));
   EXPECT_EQ(r.wrong, 0u) << variant << " " << m << "x" << n << "x" << k << ": worst error/tolerance " << r.worst;
   EXPECT_LE(r.relative_error(), max_relative) << variant << " " << m << "x" << n << "x" << k;
   EXPECT_GT(r.relative_error(), 0.0) << variant << ": inputs were not rounded";  // random data: rounding shows
@@ -551,11 +558,7 @@ void check_fp64_variant(std::size_t m, std::size_t n, std::size_t k) {
     matmul::multiply<double>("tuned-fp64", Space(), a, b, c);
   else
     matmul::multiply_joint_matrix_shaped<double, Shape>(Space(), a, b, c);
-  auto ha = kapi_test::to_host(a);
-  auto hb = kapi_test::to_host(b);
-  auto hc = kapi_test::to_host(c);
-  const matmul::ProductReference reference(ha, hb, matmul::all_rows(m));
-  const auto r = reference.check<double>(hc, 0);
+  const auto r = check_product<double>(a, b, c, 0);
   EXPECT_EQ(r.wrong, 0u) << m << "x" << n << "x" << k << ": worst error/tolerance " << r.worst;
   EXPECT_LE(r.relative_error(), 1e-13) << m << "x" << n << "x" << k;
 }
@@ -601,11 +604,7 @@ void check_async_shape(std::size_t m, std::size_t n, std::size_t k) {
   matmul::Matrix<float, Space> c("C", m, n);
   Kokkos::deep_copy(c, -777.0f);
   matmul::multiply_joint_matrix_shaped<kapi::precision::tf32, Shape>(Space(), a, b, c);
-  auto ha = kapi_test::to_host(a);
-  auto hb = kapi_test::to_host(b);
-  auto hc = kapi_test::to_host(c);
-  const matmul::ProductReference reference(ha, hb, matmul::all_rows(m));
-  const auto r = reference.check<float>(hc, matmul::input_unit_roundoff("tuned-tf32"));
+  const auto r = check_product<float>(a, b, c, matmul::input_unit_roundoff("tuned-tf32"));
   EXPECT_EQ(r.wrong, 0u) << Shape::stages << " stages, " << m << "x" << n << "x" << k << ": worst " << r.worst;
   EXPECT_LE(r.relative_error(), 1e-3) << Shape::stages << " stages, " << m << "x" << n << "x" << k;
 }

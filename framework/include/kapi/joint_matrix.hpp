@@ -295,8 +295,8 @@ struct load_type_of<T, use::accumulator> {
 }  // namespace detail
 
 /// The K of one tensor-core step for A and B elements of type T (8 for precision::tf32,
-/// 16 for kapi::bfloat16 and kapi::half, 4 for double): an A tile's columns and a B tile's rows are a
-/// multiple of it.
+/// 16 for kapi::bfloat16 and kapi::half, 4 for double): an A tile's columns and a B
+/// tile's rows are a multiple of it.
 template <class T>
 inline constexpr std::size_t mma_k = detail::element<T>::k;
 
@@ -436,36 +436,28 @@ KAPI_FUNCTION void store(const joint_matrix<Group, V, use::accumulator, Rows, Co
     base[offset(l, row0 + r, col0 + c, stride)] = v;
   };
 #if KAPI_JOINT_MATRIX_MMA
+  // two neighbours of a row: one store of both where aligned
+  const auto put_pair = [&](std::size_t r, std::size_t c, V v0, V v1) {
+    V* p = base + offset(l, row0 + r, col0 + c, stride);
+    if (!Checked && l == layout::row_major && reinterpret_cast<std::uintptr_t>(p) % (2 * sizeof(V)) == 0) {
+      cuda_ops::store_pair(p, v0, v1);
+    } else {
+      put(r, c, v0);
+      put(r, c + 1, v1);
+    }
+  };
   const std::size_t lane = lane_id(), g = lane / 4, t = lane % 4;
   if constexpr (std::is_same<V, double>::value) {
     for (std::size_t fm = 0; fm < Rows / 8; ++fm)
-      for (std::size_t fn = 0; fn < Cols / 8; ++fn) {
-        const std::size_t r = 8 * fm + g, c = 8 * fn + 2 * t;
-        const double v0 = m.data.r[fm][fn][0], v1 = m.data.r[fm][fn][1];
-        double* p = base + offset(l, row0 + r, col0 + c, stride);
-        if (!Checked && l == layout::row_major && reinterpret_cast<std::uintptr_t>(p) % 16 == 0) {
-          cuda_ops::store_double2(p, v0, v1);
-        } else {
-          put(r, c, v0);
-          put(r, c + 1, v1);
-        }
-      }
+      for (std::size_t fn = 0; fn < Cols / 8; ++fn)
+        put_pair(8 * fm + g, 8 * fn + 2 * t, m.data.r[fm][fn][0], m.data.r[fm][fn][1]);
   } else {
     constexpr std::size_t FM = (Rows + 15) / 16, FN = Cols / 8;
     for (std::size_t fm = 0; fm < FM; ++fm)
       for (std::size_t fn = 0; fn < FN; ++fn)
         for (std::size_t h = 0; h < 2; ++h) {
-          const std::size_t r = 16 * fm + g + 8 * h, c = 8 * fn + 2 * t;
-          if (r >= Rows) continue;
-          const float v0 = m.data.r[fm][fn][2 * h], v1 = m.data.r[fm][fn][2 * h + 1];
-          float* p = base + offset(l, row0 + r, col0 + c, stride);
-          // two neighbours of a row: one 8-byte store where aligned
-          if (!Checked && l == layout::row_major && reinterpret_cast<std::uintptr_t>(p) % 8 == 0) {
-            cuda_ops::store_float2(p, v0, v1);
-          } else {
-            put(r, c, v0);
-            put(r, c + 1, v1);
-          }
+          const std::size_t r = 16 * fm + g + 8 * h;
+          if (r < Rows) put_pair(r, 8 * fn + 2 * t, m.data.r[fm][fn][2 * h], m.data.r[fm][fn][2 * h + 1]);
         }
   }
 #else

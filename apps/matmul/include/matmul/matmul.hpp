@@ -13,10 +13,11 @@
 // tensor_cores.hpp (portable) and tensor_cores_sm90.hpp (Hopper), kokkos_kernels.hpp (the
 // anchor).
 // Element types float and double (the tensor-core variants tuned-tf32/-bf16/-fp16: float
-// only, with inputs rounded to their type; tuned-fp64: double only); any m, n, k (including 0 and sizes that are not
-// multiples of the blocks). No variant allocates but the tensor-core ones on an H100/H200
-// (tensor_cores_sm90.hpp: a packed copy of A and B, kept between calls and released at
-// Kokkos::finalize); elsewhere the local tiles are the launch's scratch.
+// only, with inputs rounded to their type; tuned-fp64: double only); any m, n, k
+// (including 0 and sizes that are not multiples of the blocks). No variant allocates but
+// the tensor-core ones on an H100/H200 (tensor_cores_sm90.hpp: a packed copy of A and B,
+// kept between calls and released at Kokkos::finalize); elsewhere the local tiles are the
+// launch's scratch.
 // Accuracy: every variant sums K products per element; reference.hpp checks against a
 // double-precision product with tolerance K·eps·(|A|·|B|)_ij, plus (2u + u²)(|A|·|B|)_ij
 // for a variant that rounds its inputs to unit roundoff u (input_unit_roundoff).

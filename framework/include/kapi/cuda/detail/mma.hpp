@@ -22,13 +22,9 @@ __device__ inline unsigned lane_id() {
 }
 __device__ inline std::uint32_t float_as_uint(float x) { return __float_as_uint(x); }
 __device__ inline float uint_as_float(std::uint32_t x) { return __uint_as_float(x); }
-/// Two neighbouring floats in one 8-byte store (p 8-byte aligned).
-__device__ inline void store_float2(float* p, float v0, float v1) {
-  *reinterpret_cast<float2*>(p) = make_float2(v0, v1);
-}
-
-/// Two neighbouring doubles in one 16-byte store (p 16-byte aligned).
-__device__ inline void store_double2(double* p, double v0, double v1) {
+/// Two neighbouring elements in one store of twice their size (p aligned to it).
+__device__ inline void store_pair(float* p, float v0, float v1) { *reinterpret_cast<float2*>(p) = make_float2(v0, v1); }
+__device__ inline void store_pair(double* p, double v0, double v1) {
   *reinterpret_cast<double2*>(p) = make_double2(v0, v1);
 }
 
