@@ -47,8 +47,8 @@ void expect_engine(const Event& event, bool transformable) {
   }
 }
 
-template <class Space, class Kernel, class... Args>
-void run(const Kernel& kernel, const kapi::NdRange<1>& range, bool transformable, const Args&... args) {
+template <class Space, class Kernel, int N, class... Args>
+void run(const Kernel& kernel, const kapi::NdRange<N>& range, bool transformable, const Args&... args) {
   auto event = kapi::call_kernel_async(Space(), kernel, range, args...);
   event.wait();
   expect_engine<Space>(event, transformable);
@@ -113,6 +113,83 @@ TYPED_TEST(WorkGroupLoops, ValuesLiveAcrossBarriersPerWorkItem) {
     if (size > kapi::max_work_group_size<TypeParam>()) continue;
     check_keeps_values<TypeParam>(size, 5);
   }
+}
+
+// A work-item's findings in one number: group < 2^12, local linear id < 2^12, codes < 2^18.
+KOKKOS_INLINE_FUNCTION std::int64_t encode(std::size_t group, std::size_t l, std::int64_t code, std::int64_t seen,
+                                           bool mismatch) {
+  return ((((std::int64_t(group) << 12 | std::int64_t(l)) << 18 | code) << 18 | seen) << 1) | (mismatch ? 1 : 0);
+}
+
+// 2-d and 3-d groups: the pass runs each region as loops over the local shape's levels, the
+// ids their counters. Every work-item writes its ids to local memory, reads its mirror
+// image's (each id d becomes L_d - 1 - id) after a barrier, and again, in a second round
+// (a barrier in a loop), the image of the image: its own.
+template <class Space, int N>
+struct NdIdsAcrossBarriers {
+  Out<Space> out;
+  KOKKOS_INLINE_FUNCTION void operator()(const kapi::NdItem<N>& it,
+                                         const kapi::LocalAccessor<std::int64_t, 1>& slots) const {
+    std::int64_t code = 0;
+    std::size_t mirror = 0;
+    for (int d = 0; d < N; ++d) {
+      code = code * 64 + std::int64_t(it.get_local_id(d));
+      mirror = mirror * it.get_local_range(d) + (it.get_local_range(d) - 1 - it.get_local_id(d));
+    }
+    const std::size_t l = it.get_local_linear_id();
+    std::int64_t seen = code;
+    for (int round = 0; round < 2; ++round) {
+      slots[l] = seen;
+      kapi::group_barrier(it.get_group());
+      seen = slots[mirror];
+      kapi::group_barrier(it.get_group());
+    }
+    const std::int64_t first = slots[mirror];  // unchanged since the last round's barrier: its image's, ours
+    out(it.get_global_linear_id()) = encode(it.get_group_linear_id(), l, code, seen, first != seen);
+  }
+};
+
+template <class Space, int N>
+void check_nd_ids(const std::size_t (&local)[N], const std::size_t (&groups)[N]) {
+  std::size_t global[N], items = 1, size = 1;
+  for (int d = 0; d < N; ++d) global[d] = local[d] * groups[d], items *= global[d], size *= local[d];
+  Out<Space> out("out", items);
+  kapi::NdRange<N> range = [&] {
+    if constexpr (N == 2)
+      return kapi::NdRange<2>({global[0], global[1]}, {local[0], local[1]});
+    else
+      return kapi::NdRange<3>({global[0], global[1], global[2]}, {local[0], local[1], local[2]});
+  }();
+  run<Space>(NdIdsAcrossBarriers<Space, N>{out}, range, true, kapi::LocalAccessor<std::int64_t, 1>(size));
+  const auto h = kapi_test::to_host(out);
+  // The reference: SYCL's order, the last dimension fastest, for global, local and group ids.
+  for (std::size_t linear = 0; linear < items; ++linear) {
+    std::size_t id[N], rest = linear;
+    for (int d = N - 1; d >= 0; --d) id[d] = rest % global[d], rest /= global[d];
+    std::size_t group = 0, l = 0;
+    std::int64_t code = 0;
+    for (int d = 0; d < N; ++d) {
+      group = group * groups[d] + id[d] / local[d];
+      l = l * local[d] + id[d] % local[d];
+      code = code * 64 + std::int64_t(id[d] % local[d]);
+    }
+    // two rounds: the image's image is the item itself, and so is what its image holds
+    const std::int64_t want = encode(group, l, code, code, false);
+    ASSERT_EQ(h(linear), want) << "global linear id " << linear << ", local range " << local[0] << "x" << local[1]
+                               << (N == 3 ? "x" + std::to_string(local[N - 1]) : std::string());
+  }
+}
+
+TYPED_TEST(WorkGroupLoops, NdIdsAreTheLoopsCountersAcrossBarriers) {
+  check_nd_ids<TypeParam, 2>({1, 1}, {3, 2});
+  check_nd_ids<TypeParam, 2>({16, 16}, {2, 3});
+  check_nd_ids<TypeParam, 2>({5, 1}, {2, 4});
+  check_nd_ids<TypeParam, 2>({1, 7}, {3, 1});
+  check_nd_ids<TypeParam, 2>({3, 31}, {2, 2});
+  check_nd_ids<TypeParam, 3>({3, 5, 7}, {2, 1, 3});
+  check_nd_ids<TypeParam, 3>({1, 1, 1}, {2, 2, 2});
+  check_nd_ids<TypeParam, 3>({2, 1, 9}, {1, 3, 2});
+  check_nd_ids<TypeParam, 3>({4, 8, 8}, {2, 1, 1});
 }
 
 // Barriers in a loop whose trip count is the kernel's argument, and one in a branch that
@@ -451,7 +528,9 @@ TYPED_TEST(WorkGroupLoops, DivergenceThroughMemoryIsReportedByTheLoops) {
     }
     const bool loops = event.work_group_engines().loops;
     EXPECT_EQ(loops, kapi_test::work_groups_run_as_loops());
-    if (loops) EXPECT_TRUE(reported) << "the loops ran a divergent group without a report";
+    if (loops) {
+      EXPECT_TRUE(reported) << "the loops ran a divergent group without a report";
+    }
   }
 }
 

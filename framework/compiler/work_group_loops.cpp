@@ -12,7 +12,9 @@
 // - splits it at the barriers into regions: the blocks reached from the entry or from a
 //   barrier without passing another one. Each region is cloned into a loop over the
 //   group's work-items (regions may share blocks: a barrier in a loop), the work-item id
-//   replaced by the loop's counter;
+//   replaced by the loop's counter; where the kernel asks for its ids along the group's
+//   local shape (kapi_host_local_id: an N-d range seen as 3-d), a nest of three loops over
+//   it, those ids its counters (no divisions of the linear id in the innermost loop);
 // - keeps per work-item only what must be: a value defined before a barrier and used after
 //   it is recomputed when it is a pure function of the id, the arguments and memory the
 //   kernel never writes (once before the region's loop where it does not depend on the id),
@@ -80,9 +82,11 @@ constexpr const char* done_attribute = "kapi-work-group-loops-done";
 // The markers (work_group_loops.hpp) and the entry points the rewritten code calls.
 constexpr const char* barrier_name = "kapi_host_group_barrier";
 constexpr const char* work_item_name = "kapi_host_work_item";
+constexpr const char* local_id_name = "kapi_host_local_id";
 constexpr const char* barriers_passed_name = "kapi_host_barriers_passed";
 constexpr const char* available_name = "kapi_host_loops_available";
 constexpr const char* enter_name = "kapi_host_loops_enter";
+constexpr const char* extent_name = "kapi_host_loops_extent";
 constexpr const char* storage_name = "kapi_host_loop_storage";
 constexpr const char* item_name = "kapi_host_loops_item";
 constexpr const char* diverged_name = "kapi_host_loops_diverged";
@@ -121,7 +125,8 @@ bool writes_memory(const Instruction& i) {
 bool is_marker(const Function* f) {
   if (!f) return false;
   const StringRef n = f->getName();
-  return n == barrier_name || n == work_item_name || n == barriers_passed_name || n == available_name;
+  return n == barrier_name || n == work_item_name || n == local_id_name || n == barriers_passed_name ||
+         n == available_name;
 }
 
 bool has_loop_form(const Function& f) {
@@ -276,7 +281,7 @@ class Taint {
 
   void run() {
     for (Instruction& i : instructions(f_))
-      if (calls(i, work_item_name) || isa<AtomicRMWInst>(i) || isa<AtomicCmpXchgInst>(i) ||
+      if (calls(i, work_item_name) || calls(i, local_id_name) || isa<AtomicRMWInst>(i) || isa<AtomicCmpXchgInst>(i) ||
           (strict_ && (isa<AllocaInst>(i) || i.isEHPad())))
         values_.insert(&i);
     for (bool changed = true; changed;) {
@@ -441,7 +446,12 @@ struct Region {
   ValueToValueMapTy map;  // original → this region's clone
   SmallPtrSet<BasicBlock*, 16> clones;
   BasicBlock *pre = nullptr, *header = nullptr, *latch = nullptr, *after = nullptr;
-  PHINode *id = nullptr, *exit = nullptr;
+  // With ids along the three levels of the local shape: the loops over levels 0 and 1
+  // around the one over level 2 (header, latch).
+  BasicBlock *outer_header[2] = {}, *outer_latch[2] = {};
+  PHINode* counter[3] = {};  // the loops' counters, outermost first (one: the linear id)
+  Value* id = nullptr;       // the work-item's linear id
+  PHINode* exit = nullptr;
   std::map<int, bool> exits;             // exit codes: barrier k, or the return
   std::vector<CallBase*> calls;          // calls that may throw or read the engine's state
   bool uniform_exit = false;             // every work-item leaves it where work-item 0 does
@@ -687,6 +697,15 @@ class Rewriter {
     IRBuilder<> b(entry);
     b.SetCurrentDebugLocation(loc);
     count_ = b.CreateCall(runtime(enter_name, i64(), {ptr}), {group_}, "wgl.items");
+    // The kernel asks for its ids along the local shape's levels: each region a nest of
+    // three loops, so that those ids are the loops' counters (a linear id's divisions would
+    // keep the region's loop from vectorising).
+    nest_ = false;
+    for (Instruction& i : instructions(f_)) nest_ = nest_ || calls(i, local_id_name);
+    if (nest_)
+      for (unsigned k = 0; k < 3; ++k)
+        extent_[k] = b.CreateCall(runtime(extent_name, i64(), {ptr, Type::getInt32Ty(ctx_)}), {group_, b.getInt32(k)},
+                                  "wgl.extent" + std::to_string(k));
     CallInst* storage = b.CreateCall(runtime(storage_name, ptr, {ptr, i64()}), {group_, b.getInt64(0)}, "wgl.storage");
     // The engine's own buffer, which nothing the kernel reaches points into (its arrays and
     // slots then cannot alias the kernel's memory, so loops over them can be vectorised).
@@ -734,11 +753,33 @@ class Rewriter {
       region.header = BasicBlock::Create(ctx_, "wgl.header" + tag, &f_);
       region.latch = BasicBlock::Create(ctx_, "wgl.latch" + tag, &f_);
       region.after = BasicBlock::Create(ctx_, "wgl.after" + tag, &f_);
-      BranchInst::Create(region.header, region.pre)->setDebugLoc(loc);
+      BasicBlock* into = region.pre;  // where the innermost loop is entered from
+      Value* row = nullptr;           // with the nest: the linear id of the innermost loop's first item
+      if (nest_) {
+        for (unsigned k = 0; k < 2; ++k) {
+          const std::string level = std::to_string(k) + tag;
+          region.outer_header[k] = BasicBlock::Create(ctx_, "wgl.level" + level, &f_);
+          region.outer_latch[k] = BasicBlock::Create(ctx_, "wgl.level.latch" + level, &f_);
+          BranchInst::Create(region.outer_header[k], into)->setDebugLoc(loc);
+          IRBuilder<> o(region.outer_header[k]);
+          o.SetCurrentDebugLocation(loc);
+          region.counter[k] = o.CreatePHI(i64(), 2, "wgl.level" + std::to_string(k));
+          region.counter[k]->addIncoming(o.getInt64(0), into);
+          into = region.outer_header[k];
+        }
+        IRBuilder<> o(region.outer_header[1]);
+        o.SetCurrentDebugLocation(loc);
+        Value* plane =
+            o.CreateAdd(o.CreateMul(region.counter[0], extent_[1], "", true, true), region.counter[1], "", true, true);
+        row = o.CreateMul(plane, extent_[2], "wgl.row", true, true);
+      }
+      BranchInst::Create(region.header, into)->setDebugLoc(loc);
       IRBuilder<> h(region.header);
       h.SetCurrentDebugLocation(loc);
-      region.id = h.CreatePHI(i64(), 2, "wgl.id");
-      region.id->addIncoming(h.getInt64(0), region.pre);
+      PHINode* inner = h.CreatePHI(i64(), 2, nest_ ? "wgl.level2" : "wgl.id");
+      inner->addIncoming(h.getInt64(0), into);
+      region.counter[nest_ ? 2 : 0] = inner;
+      region.id = nest_ ? h.CreateAdd(row, inner, "wgl.id", true, true) : inner;
       for (std::size_t k = 0; k < allocas.size(); ++k)
         region.arrays.push_back(element(h, alloca_layout[k].first, alloca_layout[k].second, region.id));
       IRBuilder<> l(region.latch);
@@ -780,6 +821,11 @@ class Rewriter {
           if (calls(i, work_item_name)) {
             IRBuilder<> at(&i);
             i.replaceAllUsesWith(at.CreateZExtOrTrunc(region.id, i.getType()));
+            i.eraseFromParent();
+          } else if (calls(i, local_id_name)) {
+            IRBuilder<> at(&i);
+            i.replaceAllUsesWith(
+                at.CreateZExtOrTrunc(level_id(region, at, cast<CallBase>(i).getArgOperand(1)), i.getType()));
             i.eraseFromParent();
           } else if (calls(i, barriers_passed_name)) {
             IRBuilder<> at(&i);
@@ -824,12 +870,10 @@ class Rewriter {
     for (Region& region : regions_) {
       IRBuilder<> l(region.latch);
       l.SetCurrentDebugLocation(loc);
-      Value* next = l.CreateAdd(region.id, l.getInt64(1), "wgl.next", true, true);
-      region.id->addIncoming(next, region.latch);
       IRBuilder<> a(region.after);
       a.SetCurrentDebugLocation(loc);
       if (region.exits.size() <= 1) {
-        l.CreateCondBr(l.CreateICmpULT(next, count_), region.header, region.after);
+        close_loops(region, l);
         if (region.exits.empty()) {
           region.exit->eraseFromParent();
           a.CreateUnreachable();  // every path of the region ends the function otherwise
@@ -848,17 +892,15 @@ class Rewriter {
         IRBuilder<> h(region.header, region.header->getFirstInsertionPt());
         PHINode* lo = h.CreatePHI(i32, 2, "wgl.exit.min");
         PHINode* hi = h.CreatePHI(i32, 2, "wgl.exit.max");
-        lo->addIncoming(ConstantInt::get(i32, return_code), region.pre);
-        hi->addIncoming(ConstantInt::get(i32, 0), region.pre);
         Value* lo_next = l.CreateBinaryIntrinsic(Intrinsic::umin, lo, region.exit);
         Value* hi_next = l.CreateBinaryIntrinsic(Intrinsic::umax, hi, region.exit);
-        lo->addIncoming(lo_next, region.latch);
-        hi->addIncoming(hi_next, region.latch);
+        carry(region, lo, ConstantInt::get(i32, return_code), lo_next);
+        carry(region, hi, ConstantInt::get(i32, 0), hi_next);
         code = lo_next;
         dispatch = BasicBlock::Create(ctx_, "wgl.dispatch", &f_);
         a.CreateCondBr(a.CreateICmpNE(lo_next, hi_next), diverged, dispatch);
       }
-      l.CreateCondBr(l.CreateICmpULT(next, count_), region.header, region.after);
+      close_loops(region, l);
       IRBuilder<> d(dispatch);
       d.SetCurrentDebugLocation(loc);
       SwitchInst* sw = d.CreateSwitch(code, target(region.exits.begin()->first), unsigned(region.exits.size()));
@@ -1017,6 +1059,55 @@ class Rewriter {
     for (BasicBlock* o : originals) o->eraseFromParent();
   }
 
+  // The work-item's id along `level` of the local shape: a counter of the region's nest.
+  Value* level_id(Region& region, IRBuilder<>& b, Value* level) {
+    if (!nest_) report_fatal_error("kapi-work-group-loops: a level's id without the loops over the levels");
+    if (auto* c = dyn_cast<ConstantInt>(level))
+      return c->getZExtValue() < 3 ? static_cast<Value*>(region.counter[c->getZExtValue()]) : b.getInt64(0);
+    Value* id = b.getInt64(0);  // beyond the three levels, as the engine says
+    for (unsigned k = 3; k-- > 0;)
+      id = b.CreateSelect(b.CreateICmpEQ(level, ConstantInt::get(level->getType(), k)), region.counter[k], id);
+    return id;
+  }
+
+  // A value carried from each work-item of the region's loops to the next (`next`, computed
+  // in the latch), `init` before the first: `inner`, a phi of the innermost loop's header,
+  // and with the nest a phi in each outer header.
+  void carry(Region& region, PHINode* inner, Value* init, Value* next) {
+    Value* in = init;
+    BasicBlock* from = region.pre;
+    if (nest_)
+      for (unsigned k = 0; k < 2; ++k) {
+        IRBuilder<> o(region.outer_header[k], region.outer_header[k]->getFirstInsertionPt());
+        PHINode* p = o.CreatePHI(inner->getType(), 2, inner->getName() + ".level" + std::to_string(k));
+        p->addIncoming(in, from);
+        p->addIncoming(next, region.outer_latch[k]);
+        in = p;
+        from = region.outer_header[k];
+      }
+    inner->addIncoming(in, from);
+    inner->addIncoming(next, region.latch);
+  }
+
+  // The latches: the next work-item of the innermost loop, then of the outer ones.
+  void close_loops(Region& region, IRBuilder<>& l) {
+    if (!nest_) {
+      Value* next = l.CreateAdd(region.counter[0], l.getInt64(1), "wgl.next", true, true);
+      region.counter[0]->addIncoming(next, region.latch);
+      l.CreateCondBr(l.CreateICmpULT(next, count_), region.header, region.after);
+      return;
+    }
+    BasicBlock* latch[3] = {region.outer_latch[0], region.outer_latch[1], region.latch};
+    BasicBlock* header[3] = {region.outer_header[0], region.outer_header[1], region.header};
+    for (unsigned k = 0; k < 3; ++k) {
+      IRBuilder<> b(latch[k]);
+      b.SetCurrentDebugLocation(l.getCurrentDebugLocation());
+      Value* next = b.CreateAdd(region.counter[k], b.getInt64(1), "wgl.next" + std::to_string(k), true, true);
+      region.counter[k]->addIncoming(next, latch[k]);
+      b.CreateCondBr(b.CreateICmpULT(next, extent_[k]), header[k], k == 0 ? region.after : latch[k - 1]);
+    }
+  }
+
   // The barrier block a clone was made from (its barrier ends the region).
   BasicBlock* barrier_block_of(Region& region, BasicBlock* clone) {
     for (BasicBlock* o : region.blocks)
@@ -1038,6 +1129,9 @@ class Rewriter {
     IRBuilder<> h(pre ? region.pre->getTerminator() : region.header->getTerminator());
     if (calls(*i, work_item_name)) {
       result = pre ? nullptr : h.CreateZExtOrTrunc(region.id, i->getType());
+    } else if (calls(*i, local_id_name)) {
+      Value* level = pre ? nullptr : recompute(region, cast<CallBase>(i)->getArgOperand(1), depth + 1, false);
+      result = level ? h.CreateZExtOrTrunc(level_id(region, h, level), i->getType()) : nullptr;
     } else if (isa<PHINode>(i) || isa<AllocaInst>(i) || i->isTerminator() || i->isEHPad() || (isa<CallBase>(i)) ||
                (i->mayReadOrWriteMemory() && !invariant_loads_.count(i))) {
       result = nullptr;
@@ -1093,6 +1187,8 @@ class Rewriter {
   SmallPtrSet<const Instruction*, 32> invariant_loads_;
   std::unique_ptr<Taint> uniform_;  // the strict analysis, while rewriting
   Value* count_ = nullptr;
+  bool nest_ = false;      // the regions are nests over the local shape's three levels
+  Value* extent_[3] = {};  // its extents, with the nest
   Value* storage_ = nullptr;
   DiagnosticLocation where_;
 };

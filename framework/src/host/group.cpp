@@ -40,9 +40,10 @@ void HostGroup::run(std::size_t count, std::size_t group_linear_id, LaunchStatus
 }
 
 void HostGroup::run(std::size_t count, std::size_t group_linear_id, LaunchStatus& status, Call run_item, Call run_rest,
-                    LoopsCall run_loops) {
+                    LoopsCall run_loops, const LocalShape& shape) {
   if (host_work_group_setting().loops) {
     begin(count, group_linear_id, status, Mode::loops);
+    shape_ = shape;
     loops_ran_ = false;
     {
       const HostKernelScope in_kernel;

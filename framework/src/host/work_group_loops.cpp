@@ -46,6 +46,12 @@ std::size_t HostGroup::enter_loops() {
   return count_;
 }
 
+std::size_t HostGroup::local_id(unsigned level) const {
+  std::size_t linear = current_;
+  for (unsigned d = 2; d > level; --d) linear /= shape_.extent[d];
+  return level < 3 ? linear % shape_.extent[level] : 0;
+}
+
 void* HostGroup::loop_storage(std::size_t bytes) {
   constexpr std::size_t align = 64;
   if (loop_storage_.size() * sizeof(Slot) < bytes + align) grow(loop_storage_, bytes + align);
@@ -62,9 +68,11 @@ extern "C" {
 void kapi_host_group_barrier(HostGroup* group) { group->barrier(); }
 std::size_t kapi_host_work_item(const HostGroup* group) { return group->current_work_item(); }
 std::size_t kapi_host_barriers_passed(const HostGroup* group) { return group->barriers_passed(); }
+std::size_t kapi_host_local_id(const HostGroup* group, unsigned level) { return group->local_id(level); }
 bool kapi_host_loops_available(HostGroup*) { return false; }
 
 std::size_t kapi_host_loops_enter(HostGroup* group) { return group->enter_loops(); }
+std::size_t kapi_host_loops_extent(const HostGroup* group, unsigned level) { return group->loops_extent(level); }
 void* kapi_host_loop_storage(HostGroup* group, std::size_t bytes) { return group->loop_storage(bytes); }
 std::size_t* kapi_host_loops_item(HostGroup* group) { return group->loops_item(); }
 void kapi_host_loops_diverged(HostGroup* group) {

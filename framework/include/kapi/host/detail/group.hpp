@@ -63,9 +63,15 @@ class HostGroup {
   /// for local linear id i; run_rest(first) runs first … count-1 in order (the
   /// barrier-free rest of the group).
   void run(std::size_t count, std::size_t group_linear_id, LaunchStatus& status, Call run_item, Call run_rest);
-  /// The same, trying the kernel's loop form first (where KAPI_WORK_GROUPS allows).
+  /// The group's local range as the loop form sees it: three extents, the last fastest,
+  /// those in front of an N-d range's (N < 3) 1.
+  struct LocalShape {
+    std::size_t extent[3];
+  };
+  /// The same, trying the kernel's loop form first (where KAPI_WORK_GROUPS allows); the
+  /// loop form runs its regions over `shape` (count work-items).
   void run(std::size_t count, std::size_t group_linear_id, LaunchStatus& status, Call run_item, Call run_rest,
-           LoopsCall run_loops);
+           LoopsCall run_loops, const LocalShape& shape);
 
   /// Runs a phased kernel's group (one call of the kernel with a WorkGroup, run_group(0)):
   /// no contexts; a group_barrier or flat group algorithm reached meanwhile is an error.
@@ -114,6 +120,8 @@ class HostGroup {
   // The loop form's calls into the engine (src/host/work_group_loops.cpp).
   bool in_loops() const { return mode_ == Mode::loops; }
   std::size_t enter_loops();
+  std::size_t loops_extent(unsigned level) const { return level < 3 ? shape_.extent[level] : 1; }
+  std::size_t local_id(unsigned level) const;
   void* loop_storage(std::size_t bytes);
   std::size_t* loops_item() { return &current_; }
 
@@ -158,6 +166,7 @@ class HostGroup {
   std::vector<Slot> local_;
   std::vector<Slot> loop_storage_;
   bool loops_ran_ = false;
+  LocalShape shape_{{1, 1, 1}};
 };
 
 }  // namespace kapi::detail

@@ -209,12 +209,19 @@ struct HostGroupsFunctor {
       if (!kapi_host_loops_available(gp)) return;
       const std::size_t local_linear = kapi_host_work_item(gp);
       std::size_t local_id[N];
-      delinearize(local_linear, b.local_range.extent, local_id);
+      // Ids along the levels of the local shape: the pass's loops over them (1-d: the
+      // linear id is the id, one loop).
+      if constexpr (N == 1)
+        local_id[0] = local_linear;
+      else
+        for (int d = 0; d < N; ++d) local_id[d] = kapi_host_local_id(gp, unsigned(3 - N + d));
       const Group<N> g(group_id, b.group_range.extent, b.local_range.extent, local_linear, handle);
       b.call(NdItem<N>(g, local_id), scratch, partials..., typename Body::arg_indices{});
     };
+    HostGroup::LocalShape shape{{1, 1, 1}};
+    for (int d = 0; d < N; ++d) shape.extent[3 - N + d] = b.local_range.extent[d];
     group.run(b.local_range.size(), group_linear, *status, HostGroup::Call(run_item), HostGroup::Call(run_rest),
-              HostGroup::LoopsCall(run_loops));
+              HostGroup::LoopsCall(run_loops), shape);
 #else
     group.run(b.local_range.size(), group_linear, *status, HostGroup::Call(run_item), HostGroup::Call(run_rest));
 #endif
