@@ -326,7 +326,9 @@ TYPED_TEST(GroupAlgorithms, HostReductionsCombineInTheDocumentedOrder) {
         EXPECT_EQ(hl(g, 0), std::int64_t(size - 1)) << "reduce_over_group reordered, size " << size;
         EXPECT_EQ(hl(g, 1), std::int64_t(size - 1)) << "reduce_over_work_items reordered, size " << size;
       }
-      if (size >= 100) EXPECT_TRUE(differs_from_left_fold) << "the inputs do not tell the orders apart, size " << size;
+      if (size >= 100) {
+        EXPECT_TRUE(differs_from_left_fold) << "the inputs do not tell the orders apart, size " << size;
+      }
     }
   }
 }

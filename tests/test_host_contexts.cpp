@@ -3,9 +3,12 @@
 // keep working there, in particular under AddressSanitizer, which has to follow every
 // switch between the thread's stack and a context's (detail/sanitizer.hpp): exceptions
 // thrown and caught inside a work-item, large stack frames, many groups reusing the
-// pooled stacks, a floating-point rounding mode per work-item.
+// pooled stacks, a floating-point rounding mode per work-item, and consecutive groups
+// whose last and first phases overlap (host/detail/group.hpp).
 #include <kapi/barrier.hpp>
+#include <kapi/errors.hpp>
 #include <kapi/execution_space.hpp>
+#include <kapi/group_algorithms.hpp>
 #include <kapi/item.hpp>
 #include <kapi/launch.hpp>
 #include <kapi/local_accessor.hpp>
@@ -14,6 +17,7 @@
 #include <cfenv>
 #include <cstdint>
 #include <stdexcept>
+#include <string>
 
 #include "execution_spaces.hpp"
 
@@ -217,6 +221,115 @@ TYPED_TEST(HostContexts, ValuesLiveAcrossBarriersSurviveTheSwitches) {
       EXPECT_EQ(hi(w), want_i) << "work-item " << w;
       EXPECT_DOUBLE_EQ(hr(w), want_d) << "work-item " << w;  // (multiply-adds may fuse differently)
       EXPECT_EQ(ha(w), 1) << "work-item " << w << "'s frame is not 16-byte aligned";
+    }
+  }
+}
+
+// Consecutive groups of a thread overlap: the next group's work-item 0 runs up to its first
+// barrier while the others still finish this group after its last one. What they read
+// there must still be this group's: its local memory (here a neighbour's slot, which
+// work-item 0 of the next group writes before its barrier) and its collective's result (a
+// broadcast, the group's only barrier, which that work-item 0 contributes to before its
+// own). Host code only.
+template <class Space>
+struct ReadsAfterTheLastBarrier {
+  Vec<int, Space> neighbour, broadcast;
+  static int value(std::size_t g, std::size_t l) { return int(g * 4096 + l); }
+  void operator()(const kapi::NdItem<1>& it, const kapi::LocalAccessor<int, 1>& slots) const {
+    const std::size_t l = it.get_local_id(0), g = it.get_group(0), size = it.get_local_range(0);
+    slots[l] = value(g, l);
+    const int first = kapi::group_broadcast(it.get_group(), 3 * value(g, l));
+    neighbour(it.get_global_id(0)) = slots[(l + 1) % size];
+    broadcast(it.get_global_id(0)) = first;
+  }
+};
+
+TYPED_TEST(HostContexts, OverlappingGroupsKeepTheirLocalMemoryAndCollectives) {
+  if constexpr (!kapi::is_host_execution_space_v<TypeParam>) {
+    GTEST_SKIP() << "host contexts exist on host backends only";
+  } else {
+    for (std::size_t size : {2, 7, 64, 1024}) {
+      const std::size_t groups = 24, n = groups * size;
+      Vec<int, TypeParam> neighbour("neighbour", n), broadcast("broadcast", n);
+      kapi::call_kernel(TypeParam(), ReadsAfterTheLastBarrier<TypeParam>{neighbour, broadcast},
+                        kapi::NdRange<1>({n}, {size}), kapi::LocalAccessor<int, 1>(size));
+      auto hn = kapi_test::to_host(neighbour);
+      auto hb = kapi_test::to_host(broadcast);
+      for (std::size_t g = 0; g < groups; ++g)
+        for (std::size_t l = 0; l < size; ++l) {
+          ASSERT_EQ(hn(g * size + l), ReadsAfterTheLastBarrier<TypeParam>::value(g, (l + 1) % size))
+              << "group size " << size << ", group " << g << ", work-item " << l << ": local memory";
+          ASSERT_EQ(hb(g * size + l), 3 * ReadsAfterTheLastBarrier<TypeParam>::value(g, 0))
+              << "group size " << size << ", group " << g << ", work-item " << l << ": group_broadcast";
+        }
+    }
+  }
+}
+
+// Groups with barriers and groups without, alternating (the count is uniform within a group,
+// which is all SYCL asks): a group without barriers cannot take over the contexts still in
+// the previous group's last phase, which must end first. And a work-item that throws in
+// that last phase is reported as the previous group's. Host code only.
+template <class Space>
+struct BarriersInEvenGroups {
+  Vec<int, Space> out;
+  std::size_t thrower_group;
+  void operator()(const kapi::NdItem<1>& it, const kapi::LocalAccessor<int, 1>& slots) const {
+    const std::size_t l = it.get_local_id(0), g = it.get_group(0), size = it.get_local_range(0);
+    slots[l] = int(g * 4096 + l);
+    if (g % 2 == 0) kapi::group_barrier(it.get_group());
+    if (g == thrower_group && l == 3) throw std::runtime_error("work-item 3 after the barrier");
+    out(it.get_global_id(0)) = slots[g % 2 == 0 ? (l + 1) % size : l];
+  }
+};
+
+TYPED_TEST(HostContexts, GroupsWithAndWithoutBarriersAlternate) {
+  if constexpr (!kapi::is_host_execution_space_v<TypeParam>) {
+    GTEST_SKIP() << "host contexts exist on host backends only";
+  } else {
+    for (std::size_t size : {4, 64}) {
+      const std::size_t groups = 32, n = groups * size;
+      Vec<int, TypeParam> out("out", n);
+      kapi::call_kernel(TypeParam(), BarriersInEvenGroups<TypeParam>{out, groups}, kapi::NdRange<1>({n}, {size}),
+                        kapi::LocalAccessor<int, 1>(size));
+      auto h = kapi_test::to_host(out);
+      for (std::size_t g = 0; g < groups; ++g)
+        for (std::size_t l = 0; l < size; ++l)
+          ASSERT_EQ(h(g * size + l), int(g * 4096 + (g % 2 == 0 ? (l + 1) % size : l)))
+              << "group size " << size << ", group " << g << ", work-item " << l;
+      try {
+        kapi::call_kernel(TypeParam(), BarriersInEvenGroups<TypeParam>{out, 4}, kapi::NdRange<1>({n}, {size}),
+                          kapi::LocalAccessor<int, 1>(size));
+        FAIL() << "the exception of work-item 3 of group 4 was not reported";
+      } catch (const kapi::launch_error& e) {
+        EXPECT_NE(std::string(e.what()).find("work-item 3 of work-group 4"), std::string::npos) << e.what();
+      }
+    }
+  }
+}
+
+// Work-item 5 reaches one barrier more than work-item 0: found in the group's last phase,
+// also where it overlaps the next group's first. Host code only.
+template <class Space>
+struct OneBarrierMoreForItemFive {
+  void operator()(const kapi::NdItem<1>& it) const {
+    kapi::group_barrier(it.get_group());
+    if (it.get_local_id(0) == 5) kapi::group_barrier(it.get_group());
+  }
+};
+
+TYPED_TEST(HostContexts, AnExtraBarrierInTheLastPhaseIsReported) {
+  if constexpr (!kapi::is_host_execution_space_v<TypeParam>) {
+    GTEST_SKIP() << "host contexts exist on host backends only";
+  } else {
+    for (std::size_t groups : {1, 16}) {
+      try {
+        kapi::call_kernel(TypeParam(), OneBarrierMoreForItemFive<TypeParam>{}, kapi::NdRange<1>({groups * 8}, {8}));
+        FAIL() << "the divergent barrier was not reported (" << groups << " groups)";
+      } catch (const kapi::launch_error& e) {
+        EXPECT_NE(std::string(e.what()).find("reached different numbers of group_barrier calls"), std::string::npos)
+            << e.what();
+      }
     }
   }
 }

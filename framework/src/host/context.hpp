@@ -111,6 +111,25 @@ inline void set_host_context_fp_control(HostContext c, HostFpControl fp) {
 #endif
 }
 
+/// Puts the running context under the control `fp` where it differs (a context that goes
+/// on from one work-item to the next starts that one under the group's control). Only the
+/// control bits count, as in the switch: MXCSR's exception flags stay as they are.
+inline void restore_host_fp_control(HostFpControl fp) {
+#if defined(__x86_64__)
+  std::uint32_t control[2] = {0, 0};
+  __asm__ volatile("stmxcsr %0\n fnstcw %1" : "=m"(control[0]), "=m"(control[1]));
+  const auto mxcsr = std::uint32_t(fp), cw = std::uint32_t(fp >> 32) & 0xffff;
+  if (((control[0] ^ mxcsr) & 0xffc0) == 0 && (control[1] & 0xffff) == cw) return;
+  control[0] = (mxcsr & 0xffc0) | (control[0] & 0x3f);
+  control[1] = cw;
+  __asm__ volatile("ldmxcsr %0\n fldcw %1" : : "m"(control[0]), "m"(control[1]));
+#else
+  std::uint64_t fpcr = 0;
+  __asm__ volatile("mrs %0, fpcr" : "=r"(fpcr));
+  if (fpcr != fp) __asm__ volatile("msr fpcr, %0" : : "r"(fp));
+#endif
+}
+
 #else
 
 namespace host_context_impl {
@@ -140,6 +159,7 @@ inline void swap_host_context(HostContext& save, HostContext target) {
 /// fcontext restores a resumed context's own control: a context runs one work-item.
 inline constexpr bool host_contexts_resumable = false;
 inline void set_host_context_fp_control(HostContext, HostFpControl) {}
+inline void restore_host_fp_control(HostFpControl) {}
 
 #endif
 

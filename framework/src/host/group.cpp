@@ -15,12 +15,14 @@
 
 namespace kapi::detail {
 
-void HostGroup::run(std::size_t count, std::size_t group_linear_id, LaunchStatus& status, Call run_item,
-                    Call run_rest) {
+void HostGroup::run(std::size_t count, std::size_t group_linear_id, LaunchStatus& status, Call run_item, Call run_rest,
+                    bool next_group_follows) {
   begin(count, group_linear_id, status, Mode::flat);
   const HostKernelScope in_kernel;
   run_item_ = &run_item;
-  if (!guarded(0, run_item, 0)) {
+  const bool item0_ended = guarded(0, run_item, 0);
+  if (!synchronised_) finish_overlap();  // work-item 0 reached no barrier to take the contexts over
+  if (!item0_ended) {
     unwind_waiting();
     return;
   }
@@ -34,14 +36,28 @@ void HostGroup::run(std::size_t count, std::size_t group_linear_id, LaunchStatus
     return;
   }
   status_->note_host_engine(LaunchStatus::host_engine_fibers);
-  // Work-item 0 ended after barriers: the others run their last phase, and must end too.
+  // Work-item 0 ended after barriers: the others run their last phase, and must end too;
+  // with another group to follow, in the same switches as that group's first phase.
+  if (count > 1 && !diverged_ && next_group_follows && host_contexts_resumable) {
+    overlap_pending_ = true;
+    return;
+  }
   if (count > 1) switch_to(1, 0);
   if (diverged_) unwind_waiting();
 }
 
+// The previous group's contexts end their work-items and park (the group now running
+// reached no barrier, so none of them goes on into it).
+void HostGroup::finish_overlap() {
+  if (!overlap_pending_) return;
+  overlap_pending_ = false;
+  switch_to(1, 0);
+}
+
 void HostGroup::run(std::size_t count, std::size_t group_linear_id, LaunchStatus& status, Call run_item, Call run_rest,
-                    LoopsCall run_loops, const LocalShape& shape) {
-  if (host_work_group_setting().loops) {
+                    LoopsCall run_loops, const LocalShape& shape, bool next_group_follows) {
+  // (With an overlap pending the kernel has no loop form: the previous group ran on fibers.)
+  if (host_work_group_setting().loops && !overlap_pending_) {
     begin(count, group_linear_id, status, Mode::loops);
     shape_ = shape;
     loops_ran_ = false;
@@ -60,7 +76,7 @@ void HostGroup::run(std::size_t count, std::size_t group_linear_id, LaunchStatus
       return;
     }
   }
-  run(count, group_linear_id, status, run_item, run_rest);
+  run(count, group_linear_id, status, run_item, run_rest, next_group_follows);
 }
 
 void HostGroup::run_phased(std::size_t count, std::size_t group_linear_id, LaunchStatus& status, Call run_group) {
@@ -91,15 +107,24 @@ void HostGroup::barrier() {
     case Mode::flat:
       break;
   }
+  if (item_group_[i] != group_) {  // the previous group's work-item 0 ended before this barrier
+    status_->fail("work-items of group " + std::to_string(item_group_[i]) +
+                  " reached different numbers of group_barrier calls: every work-item of a group must reach the "
+                  "same barriers");
+    throw HostGroupUnwind{};
+  }
   if (!synchronised_) {  // work-item 0's first barrier: the group needs contexts from here on
     synchronised_ = true;
-    barriers_passed_.assign(count_, 0);
-    const std::size_t mapping = pool_->mapping();
-    const std::string refused = count_ > 1 ? pool_->reserve(count_, stack_bytes_) : "";
-    if (pool_->mapping() != mapping) parked_ = 0;  // new stacks: the parked contexts went with the old ones
-    if (!refused.empty()) {
-      status_->fail(refused);
-      throw HostGroupUnwind{};
+    if (overlap_pending_) {  // the previous group's contexts (on this pool's stacks) go on into this one
+      overlap_pending_ = false;
+    } else {
+      const std::size_t mapping = pool_->mapping();
+      const std::string refused = count_ > 1 ? pool_->reserve(count_, stack_bytes_) : "";
+      if (pool_->mapping() != mapping) parked_ = 0;  // new stacks: the parked contexts went with the old ones
+      if (!refused.empty()) {
+        status_->fail(refused);
+        throw HostGroupUnwind{};
+      }
     }
   }
   ++barriers_passed_[i];
@@ -130,7 +155,7 @@ void HostGroup::grow(std::vector<Slot>& buffer, std::size_t bytes) {
 
 void HostGroup::begin(std::size_t count, std::size_t group_linear_id, LaunchStatus& status, Mode mode) {
   mode_ = mode;
-  group_ = group_linear_id;
+  group_ = current_group_ = group_linear_id;
   status_ = &status;
   count_ = count;
   current_ = 0;
@@ -138,19 +163,32 @@ void HostGroup::begin(std::size_t count, std::size_t group_linear_id, LaunchStat
   started_ = 1;  // work-item 0 runs in the thread's own context
   diverged_ = false;
   synchronised_ = false;  // barriers_passed_ is set up at work-item 0's first barrier
-  const std::size_t collective_bytes = 2 * collective_half_bytes(count);  // count <= host_max_work_group_size
+  // Two halves for each of the two groups an overlap runs; count <= host_max_work_group_size.
+  const std::size_t collective_bytes = 4 * collective_half_bytes(count);
   if (collective_.size() * sizeof(Slot) < collective_bytes) grow(collective_, collective_bytes);
   if (contexts_.size() < count) {
     contexts_.resize(count);
     asan_fake_stacks_.resize(count);
     ended_.resize(count);
+    barriers_passed_.resize(count);
+    item_group_.resize(count);
   }
+  barriers_passed_[0] = 0;
+  item_group_[0] = group_linear_id;
   stack_bytes_ = host_stack_setting().bytes;  // the launch has checked the setting
   fp_control_ = host_fp_control();            // every work-item starts with the group's
   pool_ = &HostStackPool::this_thread();
   info_ = &host_work_item_info();
-  info_->group = group_linear_id;
   info_->stack_bytes = stack_bytes_;
+  enter_group_of(0);
+}
+
+// Makes work-item `item`'s group the running one: its id, collective buffer and record.
+void HostGroup::enter_group_of(std::size_t item) {
+  current_group_ = item_group_[item];
+  collective_now_ =
+      reinterpret_cast<char*>(collective_.data()) + (current_group_ & 1) * 2 * collective_half_bytes(count_);
+  info_->group = current_group_;
 }
 
 // Runs f(arg) as work-item `item`, its exceptions caught; false if it did not end normally.
@@ -164,7 +202,7 @@ bool HostGroup::guarded(std::size_t item, Call f, std::size_t arg) {
     status_->fail_with(
         std::current_exception(),
         (mode_ == Mode::phased ? std::string("a phase of") : "work-item " + std::to_string(current_) + " of") +
-            " work-group " + std::to_string(group_));
+            " work-group " + std::to_string(current_group_));
   }
   return false;
 }
@@ -197,11 +235,13 @@ void HostGroup::switch_to(std::size_t next, std::size_t me) {
   asan_finish_switch(asan_fake_stacks_[me]);
   current_ = me;
   info_->item = me;
+  enter_group_of(me);
 }
 
 void HostGroup::start_context(std::size_t i) {
-  ended_[i] = false;
   started_ = i + 1;
+  if (i < parked_ && !ended_[i]) return;  // in the previous group's last phase (an overlap): it goes on from there
+  ended_[i] = false;
   if (i < parked_) {  // the context that ran work-item i of an earlier group: resumed, it runs this one
     set_host_context_fp_control(contexts_[i], fp_control_);
     return;
@@ -227,12 +267,22 @@ void HostGroup::entry() {
                      from_thread ? &g.host_stack_size_ : nullptr);
   for (;;) {
     const std::size_t me = g.current_;
+    g.item_group_[me] = g.group_;
+    g.barriers_passed_[me] = 0;
+    g.enter_group_of(me);
     g.guarded(me, *g.run_item_, me);
     g.ended_[me] = true;
-    const std::size_t next = g.next_after(me);
     if constexpr (host_contexts_resumable) {
-      g.switch_to(next, me);  // resumed: work-item `me` of a later group
+      // It ended the previous group's work-item while the running group's work-item 0
+      // waits at its first barrier (an overlap): on at once with this group's work-item.
+      if (g.item_group_[me] != g.group_ && g.synchronised_) {
+        g.ended_[me] = false;
+        restore_host_fp_control(g.fp_control_);
+        continue;
+      }
+      g.switch_to(g.next_after(me), me);  // resumed: work-item `me` of a later group
     } else {
+      const std::size_t next = g.next_after(me);
       if (next >= g.started_) g.start_context(next);
       g.from_ = me;
       g.current_ = next;

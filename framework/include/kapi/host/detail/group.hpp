@@ -13,6 +13,14 @@
 //   the same work-item of the thread's next group): every work-item switches straight
 //   to the next one, and the last one of a phase back to work-item 0 on the thread's
 //   stack. A barrier costs one context switch per work-item and nothing more.
+// - Consecutive groups of a thread overlap by one phase: when work-item 0 ends a group that
+//   had barriers and another group follows, the next group's work-item 0 starts at once,
+//   and each context, once its work-item of the old group ends, runs its work-item of the
+//   new group up to that group's first barrier. The end of a group and the start of the
+//   next are then one switch per work-item, from a barrier to a barrier: the same call
+//   chain on every stack, so the CPU's return predictions hold (ending a work-item and
+//   resuming another, which leave by different chains, mispredicted every return). The two
+//   groups in flight have their own collective buffer and local memory (group parity).
 // - Work-items that end in a phase where others wait at a barrier have diverged: the
 //   launch reports it, and the waiting work-items are unwound (their barrier throws an
 //   internal exception) so that their frames are destroyed properly.
@@ -62,7 +70,12 @@ class HostGroup {
   /// Runs work-items 0 … count-1 of group `group_linear_id`: run_item(i) runs the kernel
   /// for local linear id i; run_rest(first) runs first … count-1 in order (the
   /// barrier-free rest of the group).
-  void run(std::size_t count, std::size_t group_linear_id, LaunchStatus& status, Call run_item, Call run_rest);
+  /// `next_group_follows`: the caller runs another group of the same launch next, so this
+  /// one's last phase may overlap the next one's first (the contexts stay mid-work-item
+  /// until then). run_item and run_rest must outlive that next call, and read the group
+  /// they run from group_linear_id(), which is the running work-item's.
+  void run(std::size_t count, std::size_t group_linear_id, LaunchStatus& status, Call run_item, Call run_rest,
+           bool next_group_follows = false);
   /// The group's local range as the loop form sees it: three extents, the last fastest,
   /// those in front of an N-d range's (N < 3) 1.
   struct LocalShape {
@@ -71,7 +84,7 @@ class HostGroup {
   /// The same, trying the kernel's loop form first (where KAPI_WORK_GROUPS allows); the
   /// loop form runs its regions over `shape` (count work-items).
   void run(std::size_t count, std::size_t group_linear_id, LaunchStatus& status, Call run_item, Call run_rest,
-           LoopsCall run_loops, const LocalShape& shape);
+           LoopsCall run_loops, const LocalShape& shape, bool next_group_follows = false);
 
   /// Runs a phased kernel's group (one call of the kernel with a WorkGroup, run_group(0)):
   /// no contexts; a group_barrier or flat group algorithm reached meanwhile is an error.
@@ -83,7 +96,9 @@ class HostGroup {
   /// Records a model violation found while the group runs; the launch reports the first
   /// one as launch_error.
   void fail(const std::string& message) { status_->fail(message); }
-  std::size_t group_linear_id() const { return group_; }
+  /// The running work-item's group (while two groups overlap, a context may still run
+  /// the earlier one).
+  std::size_t group_linear_id() const { return current_group_; }
 
   std::size_t current_work_item() const { return current_; }
 
@@ -93,11 +108,12 @@ class HostGroup {
   std::size_t size() const { return count_; }
   /// Barriers the current work-item has passed in this group (the same for every
   /// work-item at a converged point, which lets collectives alternate buffers).
-  std::size_t barriers_passed() const { return synchronised_ ? barriers_passed_[current_] : 0; }
+  std::size_t barriers_passed() const { return mode_ == Mode::flat ? barriers_passed_[current_] : 0; }
 
-  /// The group's scratch for collectives (group algorithms): two halves, each a result
-  /// and one slot per work-item, of collective_slot_bytes each, aligned for any
-  /// scalar. Sized when the group starts, so it stays where it is for the whole group: a
+  /// The running work-item's group's scratch for collectives (group algorithms): two
+  /// halves, each a result and one slot per work-item, of collective_slot_bytes each,
+  /// aligned for any scalar (another two serve the other group of an overlap). Sized when
+  /// the group starts, so it stays where it is for the whole group: a
   /// collective's loops over work-items (the work-group loop pass) keep its address in a
   /// register instead of asking for it per work-item.
   static constexpr std::size_t collective_slot_bytes = 16;
@@ -105,7 +121,7 @@ class HostGroup {
   static constexpr std::size_t collective_half_bytes(std::size_t count) {
     return collective_header_bytes + count * collective_slot_bytes;
   }
-  void* collective_buffer() { return collective_.data(); }
+  void* collective_buffer() { return collective_now_; }
 
   /// The running group's local memory (every LocalAccessor): this thread's buffer, at
   /// least `bytes`, aligned to 16 bytes; SYCL leaves local memory undefined at a group's
@@ -142,6 +158,8 @@ class HostGroup {
   std::size_t stack_size(std::size_t i) const;
   static void entry();
   void unwind_waiting();
+  void finish_overlap();
+  void enter_group_of(std::size_t item);
 
   Mode mode_ = Mode::flat;
   std::size_t count_ = 0, current_ = 0, from_ = 0, group_ = 0;
@@ -150,6 +168,11 @@ class HostGroup {
   std::size_t stack_bytes_ = 0;
   std::uint64_t fp_control_ = 0;  // the floating-point control every work-item starts with
   bool diverged_ = false, synchronised_ = false;
+  // Contexts 1 … count-1 are still in the previous group's last phase (its work-item 0
+  // ended; the group now starting takes them over at its first barrier).
+  bool overlap_pending_ = false;
+  std::size_t current_group_ = 0;   // group_linear_id()
+  void* collective_now_ = nullptr;  // collective_buffer()
   LaunchStatus* status_ = nullptr;
   // This thread's stack pool and work-item record (thread-locals of other files, looked up
   // once per group rather than at every switch).
@@ -162,6 +185,7 @@ class HostGroup {
   const void* host_stack_bottom_ = nullptr;  // the thread's own stack (for ASan)
   std::size_t host_stack_size_ = 0;
   std::vector<std::size_t> barriers_passed_;
+  std::vector<std::size_t> item_group_;  // the group each context's work-item belongs to
   std::vector<Slot> collective_;
   std::vector<Slot> local_;
   std::vector<Slot> loop_storage_;

@@ -142,16 +142,14 @@ struct HostGroupsFunctor {
   template <class... Acc>
   void run(std::int64_t chunk, Acc&... partials) const {
     HostGroup& group = HostGroup::this_thread();
-    char* scratch = group.local_memory(body.layout.total);
-    Body local_body = body;
-    local_body.bind_captured(captured, scratch);  // the kernel's captured LocalAccessors: this thread's memory
     const std::size_t first = std::size_t(chunk) * groups_per_chunk, last = std::min(groups, first + groups_per_chunk);
-    for (std::size_t g = first; g < last; ++g) {
-      if constexpr (Phased) {
-        run_phased(local_body, group, g, scratch);
-      } else {
-        run_flat(local_body, group, g, scratch, partials...);
-      }
+    if constexpr (Phased) {
+      char* scratch = group.local_memory(body.layout.total);
+      Body local_body = body;
+      local_body.bind_captured(captured, scratch);  // the kernel's captured LocalAccessors: this thread's memory
+      for (std::size_t g = first; g < last; ++g) run_phased(local_body, group, g, scratch);
+    } else {
+      run_flat(group, first, last, partials...);
     }
   }
 
@@ -168,63 +166,88 @@ struct HostGroupsFunctor {
     group.run_phased(b.local_range.size(), g, *status, HostGroup::Call(run_group));
   }
 
+  /// Groups first … last-1 of a flat (nd-range) kernel. Two groups may be in flight at
+  /// once on fibers (host/detail/group.hpp: one group's last phase overlaps the next one's
+  /// first), so there are two copies of the kernel, each bound to local memory of its
+  /// own, taken by group parity; the work-item calls, which contexts of the earlier group
+  /// may still be inside, live as long as the chunk.
   template <class... Acc>
-  void run_flat(const Body& b, HostGroup& group, std::size_t group_linear, char* scratch, Acc&... partials) const {
+  void run_flat(HostGroup& group, std::size_t first, std::size_t last, Acc&... partials) const {
     constexpr int N = Body::dimensions;
-    std::size_t group_id[N];
-    delinearize(group_linear, b.group_range.extent, group_id);
+    const std::size_t local_bytes = round_up(body.layout.total, scratch_alignment);
+    char* const memory = group.local_memory(2 * local_bytes);
+    char* const scratch[2] = {memory, memory + local_bytes};
+    Body bodies[2] = {body, body};
+    bodies[0].bind_captured(captured, scratch[0]);
+    bodies[1].bind_captured(captured, scratch[1]);
     const GroupHandle handle{&group};
-    // Work-item 0 and every context run this one compiled copy of the kernel.
+    // Work-item 0 and every context run this one compiled copy of the kernel, for the
+    // group the engine says the work-item is in.
     const auto run_item = [&](std::size_t local_linear) {
-      std::size_t local_id[N];
+      const std::size_t group_linear = group.group_linear_id();
+      const Body& b = bodies[group_linear & 1];
+      std::size_t group_id[N], local_id[N];
+      delinearize(group_linear, b.group_range.extent, group_id);
       delinearize(local_linear, b.local_range.extent, local_id);
       const Group<N> g(group_id, b.group_range.extent, b.local_range.extent, local_linear, handle);
-      b.call(NdItem<N>(g, local_id), scratch, partials..., typename Body::arg_indices{});
+      b.call(NdItem<N>(g, local_id), scratch[group_linear & 1], partials..., typename Body::arg_indices{});
     };
-    const auto run_rest = [&](std::size_t first) {
-      // A plain loop. It runs its own copy of the kernel: `b` is reachable from the
+    const auto run_rest = [&](std::size_t first_item) {
+      // A plain loop. It runs its own copy of the kernel: the bodies are reachable from the
       // thread's HostGroup (through run_item), so the compiler must assume the kernel's
-      // stores may change it, and would reload its arguments per work-item and not
+      // stores may change them, and would reload its arguments per work-item and not
       // vectorise. An escaping exception (or a divergent barrier, which throws in this
       // part of a group) names its work-item by the loop's id.
-      const Body rest = b;
-      for_each_id_in(rest.local_range.extent, first, rest.local_range.size(),
+      const std::size_t group_linear = group.group_linear_id();
+      const Body rest = bodies[group_linear & 1];
+      char* const group_scratch = scratch[group_linear & 1];
+      std::size_t group_id[N];
+      delinearize(group_linear, rest.group_range.extent, group_id);
+      for_each_id_in(rest.local_range.extent, first_item, rest.local_range.size(),
                      [&](const std::size_t(&local_id)[N], std::size_t local_linear) {
                        try {
                          const Group<N> g(group_id, rest.group_range.extent, rest.local_range.extent, local_linear,
                                           handle);
-                         rest.call(NdItem<N>(g, local_id), scratch, partials..., typename Body::arg_indices{});
+                         rest.call(NdItem<N>(g, local_id), group_scratch, partials..., typename Body::arg_indices{});
                        } catch (...) {
                          group.fail_in_work_item(local_linear, std::current_exception());
                          throw HostGroupUnwind{};
                        }
                      });
     };
+    const std::size_t count = body.local_range.size();
+    for (std::size_t group_linear = first; group_linear < last; ++group_linear) {
+      const bool next_group_follows = group_linear + 1 < last;
 #if KAPI_WORK_GROUP_LOOPS
-    // The loop form (work_group_loops.hpp): the kernel written for one work-item whose id
-    // the pass makes its region loops' counter. Left alone by the pass it returns at once.
-    // It reads the kernel through `b`, not a copy: a copy would be private memory, kept
-    // per work-item.
-    const auto run_loops = [&](HostGroup* gp) {
-      if (!kapi_host_loops_available(gp)) return;
-      const std::size_t local_linear = kapi_host_work_item(gp);
-      std::size_t local_id[N];
-      // Ids along the levels of the local shape: the pass's loops over them (1-d: the
-      // linear id is the id, one loop).
-      if constexpr (N == 1)
-        local_id[0] = local_linear;
-      else
-        for (int d = 0; d < N; ++d) local_id[d] = kapi_host_local_id(gp, unsigned(3 - N + d));
-      const Group<N> g(group_id, b.group_range.extent, b.local_range.extent, local_linear, handle);
-      b.call(NdItem<N>(g, local_id), scratch, partials..., typename Body::arg_indices{});
-    };
-    HostGroup::LocalShape shape{{1, 1, 1}};
-    for (int d = 0; d < N; ++d) shape.extent[3 - N + d] = b.local_range.extent[d];
-    group.run(b.local_range.size(), group_linear, *status, HostGroup::Call(run_item), HostGroup::Call(run_rest),
-              HostGroup::LoopsCall(run_loops), shape);
+      // The loop form (work_group_loops.hpp): the kernel written for one work-item whose id
+      // the pass makes its region loops' counter. Left alone by the pass it returns at once.
+      // It reads the kernel through `b`, not a copy: a copy would be private memory, kept
+      // per work-item. It runs one group at a time.
+      const Body& b = bodies[group_linear & 1];
+      char* const group_scratch = scratch[group_linear & 1];
+      std::size_t group_id[N];
+      delinearize(group_linear, b.group_range.extent, group_id);
+      const auto run_loops = [&](HostGroup* gp) {
+        if (!kapi_host_loops_available(gp)) return;
+        const std::size_t local_linear = kapi_host_work_item(gp);
+        std::size_t local_id[N];
+        // Ids along the levels of the local shape: the pass's loops over them (1-d: the
+        // linear id is the id, one loop).
+        if constexpr (N == 1)
+          local_id[0] = local_linear;
+        else
+          for (int d = 0; d < N; ++d) local_id[d] = kapi_host_local_id(gp, unsigned(3 - N + d));
+        const Group<N> g(group_id, b.group_range.extent, b.local_range.extent, local_linear, handle);
+        b.call(NdItem<N>(g, local_id), group_scratch, partials..., typename Body::arg_indices{});
+      };
+      HostGroup::LocalShape shape{{1, 1, 1}};
+      for (int d = 0; d < N; ++d) shape.extent[3 - N + d] = b.local_range.extent[d];
+      group.run(count, group_linear, *status, HostGroup::Call(run_item), HostGroup::Call(run_rest),
+                HostGroup::LoopsCall(run_loops), shape, next_group_follows);
 #else
-    group.run(b.local_range.size(), group_linear, *status, HostGroup::Call(run_item), HostGroup::Call(run_rest));
+      group.run(count, group_linear, *status, HostGroup::Call(run_item), HostGroup::Call(run_rest), next_group_follows);
 #endif
+    }
   }
 };
 
