@@ -40,6 +40,7 @@ void HostGroup::run(std::size_t count, std::size_t group_linear_id, LaunchStatus
   // with another group to follow, in the same switches as that group's first phase.
   if (count > 1 && !diverged_ && next_group_follows && host_contexts_resumable) {
     overlap_pending_ = true;
+    previous_group_ = group_;
     return;
   }
   if (count > 1) switch_to(1, 0);
@@ -51,6 +52,7 @@ void HostGroup::run(std::size_t count, std::size_t group_linear_id, LaunchStatus
 void HostGroup::finish_overlap() {
   if (!overlap_pending_) return;
   overlap_pending_ = false;
+  overlap_ = true;
   switch_to(1, 0);
 }
 
@@ -107,8 +109,8 @@ void HostGroup::barrier() {
     case Mode::flat:
       break;
   }
-  if (item_group_[i] != group_) {  // the previous group's work-item 0 ended before this barrier
-    status_->fail("work-items of group " + std::to_string(item_group_[i]) +
+  if (current_group_ != group_) {  // the previous group's work-item 0 ended before this barrier
+    status_->fail("work-items of group " + std::to_string(current_group_) +
                   " reached different numbers of group_barrier calls: every work-item of a group must reach the "
                   "same barriers");
     throw HostGroupUnwind{};
@@ -117,6 +119,7 @@ void HostGroup::barrier() {
     synchronised_ = true;
     if (overlap_pending_) {  // the previous group's contexts (on this pool's stacks) go on into this one
       overlap_pending_ = false;
+      overlap_ = true;
     } else {
       const std::size_t mapping = pool_->mapping();
       const std::string refused = count_ > 1 ? pool_->reserve(count_, stack_bytes_) : "";
@@ -171,21 +174,20 @@ void HostGroup::begin(std::size_t count, std::size_t group_linear_id, LaunchStat
     asan_fake_stacks_.resize(count);
     ended_.resize(count);
     barriers_passed_.resize(count);
-    item_group_.resize(count);
   }
   barriers_passed_[0] = 0;
-  item_group_[0] = group_linear_id;
   stack_bytes_ = host_stack_setting().bytes;  // the launch has checked the setting
   fp_control_ = host_fp_control();            // every work-item starts with the group's
   pool_ = &HostStackPool::this_thread();
   info_ = &host_work_item_info();
   info_->stack_bytes = stack_bytes_;
-  enter_group_of(0);
+  enter_group(group_linear_id);
 }
 
-// Makes work-item `item`'s group the running one: its id, collective buffer and record.
-void HostGroup::enter_group_of(std::size_t item) {
-  current_group_ = item_group_[item];
+// Makes `group` (the running work-item's) the running one: its id, collective buffer and
+// record.
+void HostGroup::enter_group(std::size_t group) {
+  current_group_ = group;
   collective_now_ =
       reinterpret_cast<char*>(collective_.data()) + (current_group_ & 1) * 2 * collective_half_bytes(count_);
   info_->group = current_group_;
@@ -235,7 +237,15 @@ void HostGroup::switch_to(std::size_t next, std::size_t me) {
   asan_finish_switch(asan_fake_stacks_[me]);
   current_ = me;
   info_->item = me;
-  enter_group_of(me);
+  if (overlap_) resume_in_overlap(me);
+}
+
+// In the phase two groups share, every context resumed is still in the previous group
+// (each resumes there once, ends that work-item and goes on into the running group);
+// work-item 0, resumed at the phase's end, is in the running one.
+void HostGroup::resume_in_overlap(std::size_t me) {
+  if (me == 0) overlap_ = false;
+  enter_group(me == 0 ? group_ : previous_group_);
 }
 
 void HostGroup::start_context(std::size_t i) {
@@ -267,15 +277,14 @@ void HostGroup::entry() {
                      from_thread ? &g.host_stack_size_ : nullptr);
   for (;;) {
     const std::size_t me = g.current_;
-    g.item_group_[me] = g.group_;
     g.barriers_passed_[me] = 0;
-    g.enter_group_of(me);
+    if (g.current_group_ != g.group_) g.enter_group(g.group_);
     g.guarded(me, *g.run_item_, me);
     g.ended_[me] = true;
     if constexpr (host_contexts_resumable) {
       // It ended the previous group's work-item while the running group's work-item 0
       // waits at its first barrier (an overlap): on at once with this group's work-item.
-      if (g.item_group_[me] != g.group_ && g.synchronised_) {
+      if (g.current_group_ != g.group_ && g.synchronised_) {
         g.ended_[me] = false;
         restore_host_fp_control(g.fp_control_);
         continue;

@@ -159,7 +159,8 @@ class HostGroup {
   static void entry();
   void unwind_waiting();
   void finish_overlap();
-  void enter_group_of(std::size_t item);
+  void enter_group(std::size_t group);
+  void resume_in_overlap(std::size_t me);
 
   Mode mode_ = Mode::flat;
   std::size_t count_ = 0, current_ = 0, from_ = 0, group_ = 0;
@@ -171,6 +172,8 @@ class HostGroup {
   // Contexts 1 … count-1 are still in the previous group's last phase (its work-item 0
   // ended; the group now starting takes them over at its first barrier).
   bool overlap_pending_ = false;
+  bool overlap_ = false;  // in the phase two groups share (resume_in_overlap)
+  std::size_t previous_group_ = 0;
   std::size_t current_group_ = 0;   // group_linear_id()
   void* collective_now_ = nullptr;  // collective_buffer()
   LaunchStatus* status_ = nullptr;
@@ -185,7 +188,6 @@ class HostGroup {
   const void* host_stack_bottom_ = nullptr;  // the thread's own stack (for ASan)
   std::size_t host_stack_size_ = 0;
   std::vector<std::size_t> barriers_passed_;
-  std::vector<std::size_t> item_group_;  // the group each context's work-item belongs to
   std::vector<Slot> collective_;
   std::vector<Slot> local_;
   std::vector<Slot> loop_storage_;

@@ -180,17 +180,17 @@ struct HostGroupsFunctor {
     Body bodies[2] = {body, body};
     bodies[0].bind_captured(captured, scratch[0]);
     bodies[1].bind_captured(captured, scratch[1]);
+    std::size_t group_ids[2][N];  // the N-d ids of the groups in flight, split once per group
     const GroupHandle handle{&group};
     // Work-item 0 and every context run this one compiled copy of the kernel, for the
     // group the engine says the work-item is in.
     const auto run_item = [&](std::size_t local_linear) {
-      const std::size_t group_linear = group.group_linear_id();
-      const Body& b = bodies[group_linear & 1];
-      std::size_t group_id[N], local_id[N];
-      delinearize(group_linear, b.group_range.extent, group_id);
+      const std::size_t parity = group.group_linear_id() & 1;
+      const Body& b = bodies[parity];
+      std::size_t local_id[N];
       delinearize(local_linear, b.local_range.extent, local_id);
-      const Group<N> g(group_id, b.group_range.extent, b.local_range.extent, local_linear, handle);
-      b.call(NdItem<N>(g, local_id), scratch[group_linear & 1], partials..., typename Body::arg_indices{});
+      const Group<N> g(group_ids[parity], b.group_range.extent, b.local_range.extent, local_linear, handle);
+      b.call(NdItem<N>(g, local_id), scratch[parity], partials..., typename Body::arg_indices{});
     };
     const auto run_rest = [&](std::size_t first_item) {
       // A plain loop. It runs its own copy of the kernel: the bodies are reachable from the
@@ -198,11 +198,11 @@ struct HostGroupsFunctor {
       // stores may change them, and would reload its arguments per work-item and not
       // vectorise. An escaping exception (or a divergent barrier, which throws in this
       // part of a group) names its work-item by the loop's id.
-      const std::size_t group_linear = group.group_linear_id();
-      const Body rest = bodies[group_linear & 1];
-      char* const group_scratch = scratch[group_linear & 1];
-      std::size_t group_id[N];
-      delinearize(group_linear, rest.group_range.extent, group_id);
+      const std::size_t parity = group.group_linear_id() & 1;
+      const Body rest = bodies[parity];
+      char* const group_scratch = scratch[parity];
+      std::size_t group_id[N];  // a copy on this stack, as the kernel: kept in registers through the loop
+      for (int d = 0; d < N; ++d) group_id[d] = group_ids[parity][d];
       for_each_id_in(rest.local_range.extent, first_item, rest.local_range.size(),
                      [&](const std::size_t(&local_id)[N], std::size_t local_linear) {
                        try {
@@ -218,6 +218,8 @@ struct HostGroupsFunctor {
     const std::size_t count = body.local_range.size();
     for (std::size_t group_linear = first; group_linear < last; ++group_linear) {
       const bool next_group_follows = group_linear + 1 < last;
+      std::size_t(&group_id)[N] = group_ids[group_linear & 1];
+      delinearize(group_linear, body.group_range.extent, group_id);
 #if KAPI_WORK_GROUP_LOOPS
       // The loop form (work_group_loops.hpp): the kernel written for one work-item whose id
       // the pass makes its region loops' counter. Left alone by the pass it returns at once.
@@ -225,8 +227,6 @@ struct HostGroupsFunctor {
       // per work-item. It runs one group at a time.
       const Body& b = bodies[group_linear & 1];
       char* const group_scratch = scratch[group_linear & 1];
-      std::size_t group_id[N];
-      delinearize(group_linear, b.group_range.extent, group_id);
       const auto run_loops = [&](HostGroup* gp) {
         if (!kapi_host_loops_available(gp)) return;
         const std::size_t local_linear = kapi_host_work_item(gp);
