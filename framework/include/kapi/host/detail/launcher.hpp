@@ -227,6 +227,8 @@ struct HostGroupsFunctor {
       // per work-item. It runs one group at a time.
       const Body& b = bodies[group_linear & 1];
       char* const group_scratch = scratch[group_linear & 1];
+      std::size_t loops_group_id[N];  // this frame's own: the pass sees that no work-item writes it
+      delinearize(group_linear, b.group_range.extent, loops_group_id);
       const auto run_loops = [&](HostGroup* gp) {
         if (!kapi_host_loops_available(gp)) return;
         const std::size_t local_linear = kapi_host_work_item(gp);
@@ -237,7 +239,7 @@ struct HostGroupsFunctor {
           local_id[0] = local_linear;
         else
           for (int d = 0; d < N; ++d) local_id[d] = kapi_host_local_id(gp, unsigned(3 - N + d));
-        const Group<N> g(group_id, b.group_range.extent, b.local_range.extent, local_linear, handle);
+        const Group<N> g(loops_group_id, b.group_range.extent, b.local_range.extent, local_linear, handle);
         b.call(NdItem<N>(g, local_id), group_scratch, partials..., typename Body::arg_indices{});
       };
       HostGroup::LocalShape shape{{1, 1, 1}};
