@@ -51,9 +51,14 @@ void HostGroup::run(std::size_t count, std::size_t group_linear_id, LaunchStatus
 // reached no barrier, so none of them goes on into it).
 void HostGroup::finish_overlap() {
   if (!overlap_pending_) return;
+  start_overlap_phase();
+  switch_to(1, 0);
+}
+
+// The waiting contexts are resumed from here on, each once, in the previous group.
+void HostGroup::start_overlap_phase() {
   overlap_pending_ = false;
   overlap_ = true;
-  switch_to(1, 0);
 }
 
 void HostGroup::run(std::size_t count, std::size_t group_linear_id, LaunchStatus& status, Call run_item, Call run_rest,
@@ -118,8 +123,7 @@ void HostGroup::barrier() {
   if (!synchronised_) {  // work-item 0's first barrier: the group needs contexts from here on
     synchronised_ = true;
     if (overlap_pending_) {  // the previous group's contexts (on this pool's stacks) go on into this one
-      overlap_pending_ = false;
-      overlap_ = true;
+      start_overlap_phase();
     } else {
       const std::size_t mapping = pool_->mapping();
       const std::string refused = count_ > 1 ? pool_->reserve(count_, stack_bytes_) : "";
@@ -165,7 +169,7 @@ void HostGroup::begin(std::size_t count, std::size_t group_linear_id, LaunchStat
   phase_ = arrived_ = 0;
   started_ = 1;  // work-item 0 runs in the thread's own context
   diverged_ = false;
-  synchronised_ = false;  // barriers_passed_ is set up at work-item 0's first barrier
+  synchronised_ = false;  // set at work-item 0's first barrier
   // Two halves for each of the two groups an overlap runs; count <= host_max_work_group_size.
   const std::size_t collective_bytes = 4 * collective_half_bytes(count);
   if (collective_.size() * sizeof(Slot) < collective_bytes) grow(collective_, collective_bytes);

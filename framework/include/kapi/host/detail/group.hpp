@@ -159,6 +159,7 @@ class HostGroup {
   static void entry();
   void unwind_waiting();
   void finish_overlap();
+  void start_overlap_phase();
   void enter_group(std::size_t group);
   void resume_in_overlap(std::size_t me);
 

@@ -174,6 +174,8 @@ struct HostGroupsFunctor {
   template <class... Acc>
   void run_flat(HostGroup& group, std::size_t first, std::size_t last, Acc&... partials) const {
     constexpr int N = Body::dimensions;
+    // (layout.total was checked against the space's local memory limit, below 2^31 bytes
+    // on host backends: doubling it cannot overflow.)
     const std::size_t local_bytes = round_up(body.layout.total, scratch_alignment);
     char* const memory = group.local_memory(2 * local_bytes);
     char* const scratch[2] = {memory, memory + local_bytes};
@@ -228,7 +230,7 @@ struct HostGroupsFunctor {
       const Body& b = bodies[group_linear & 1];
       char* const group_scratch = scratch[group_linear & 1];
       std::size_t loops_group_id[N];  // this frame's own: the pass sees that no work-item writes it
-      delinearize(group_linear, b.group_range.extent, loops_group_id);
+      for (int d = 0; d < N; ++d) loops_group_id[d] = group_id[d];
       const auto run_loops = [&](HostGroup* gp) {
         if (!kapi_host_loops_available(gp)) return;
         const std::size_t local_linear = kapi_host_work_item(gp);
