@@ -1,5 +1,5 @@
-# A/B of the fiber engine: before = /tmp/ab-gcc/build (bbdff85), after = build/openmp (f4f876d); GCC openmp.
-# OUT: where the outputs go (mkdir it first); the before tree is a worktree of bbdff85 built with cmake --preset openmp.
+# A/B of the fiber engine: before = /tmp/ab-gcc/build (e90c0d3), after = build/openmp (e867aee); GCC openmp.
+# OUT: where the outputs go (mkdir it first); the before tree is a worktree of e90c0d3 built with cmake --preset openmp.
 export OMP_PROC_BIND=spread OMP_PLACES=threads
 for r in 1 2; do
   for w in before after; do
