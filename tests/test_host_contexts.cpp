@@ -9,11 +9,13 @@
 #include <kapi/errors.hpp>
 #include <kapi/execution_space.hpp>
 #include <kapi/group_algorithms.hpp>
+#include <kapi/host/detail/group.hpp>
 #include <kapi/item.hpp>
 #include <kapi/launch.hpp>
 #include <kapi/local_accessor.hpp>
 #include <kapi/range.hpp>
 
+#include <algorithm>
 #include <cfenv>
 #include <cstdint>
 #include <stdexcept>
@@ -329,6 +331,62 @@ TYPED_TEST(HostContexts, AnExtraBarrierInTheLastPhaseIsReported) {
       } catch (const kapi::launch_error& e) {
         EXPECT_NE(std::string(e.what()).find("reached different numbers of group_barrier calls"), std::string::npos)
             << e.what();
+      }
+    }
+  }
+}
+
+// Only groups that overlap need local memory of their own: a barrier-free kernel's groups
+// run one after another in one buffer, its local memory once per thread (SYCL's
+// footprint), not twice. A kernel with barriers that follows gets its second buffer
+// mid-launch (the first moves): every group still sees its own values. Each run asks for
+// more local memory than the one before (the thread's buffer keeps its largest size), and
+// more than any other test. Host code only.
+std::size_t local_memory_test_runs = 0;  // across the typed tests: each asks for more
+
+template <class Space>
+struct RecordsLocalMemoryBytes {
+  Vec<int, Space> out;
+  Kokkos::View<std::size_t, typename Space::memory_space> buffer_bytes;
+  bool barriers;
+  void operator()(const kapi::NdItem<1>& it, const kapi::LocalAccessor<int, 1>& slots) const {
+    const std::size_t l = it.get_local_id(0), g = it.get_group(0), size = it.get_local_range(0);
+    const std::size_t last = slots.size() - 1 - l;  // the far end of the buffer too
+    slots[l] = int(g * 4096 + l);
+    slots[last] = int(g * 4096 + 2048 + l);
+    if (barriers) kapi::group_barrier(it.get_group());
+    const std::size_t from = barriers ? (l + 1) % size : l;
+    out(it.get_global_id(0)) = slots[from] + slots[slots.size() - 1 - from];
+    Kokkos::atomic_fetch_max(&buffer_bytes(), kapi::detail::HostGroup::this_thread().local_memory_bytes());
+  }
+  static int expected(std::size_t g, std::size_t from) { return int(2 * (g * 4096 + from) + 2048); }
+};
+
+TYPED_TEST(HostContexts, LocalMemoryIsDoubledOnlyForGroupsThatOverlap) {
+  if constexpr (!kapi::is_host_execution_space_v<TypeParam>) {
+    GTEST_SKIP() << "host contexts exist on host backends only";
+  } else {
+    const std::size_t local_bytes = (std::size_t(16) + ++local_memory_test_runs) << 20, size = 64, groups = 40,
+                      n = groups * size;
+    for (bool barriers : {false, true}) {
+      Vec<int, TypeParam> out("out", n);
+      Kokkos::View<std::size_t, typename TypeParam::memory_space> buffer_bytes("buffer bytes");
+      const auto event = kapi::call_kernel_async(
+          TypeParam(), RecordsLocalMemoryBytes<TypeParam>{out, buffer_bytes, barriers}, kapi::NdRange<1>({n}, {size}),
+          kapi::LocalAccessor<int, 1>(local_bytes / sizeof(int)));
+      event.wait();
+      auto h = kapi_test::to_host(out);
+      for (std::size_t g = 0; g < groups; ++g)
+        for (std::size_t l = 0; l < size; ++l)
+          ASSERT_EQ(h(g * size + l), RecordsLocalMemoryBytes<TypeParam>::expected(g, barriers ? (l + 1) % size : l))
+              << (barriers ? "with" : "without") << " barriers, group " << g << ", work-item " << l;
+      std::size_t bytes = 0;
+      Kokkos::deep_copy(bytes, buffer_bytes);
+      EXPECT_GE(bytes, local_bytes);
+      if (!barriers) {
+        EXPECT_LT(bytes, 2 * local_bytes) << "a barrier-free kernel's groups never overlap: one buffer per thread";
+      } else if (!event.work_group_engines().loops) {  // 16 groups a chunk on fibers: they overlap
+        EXPECT_GE(bytes, 2 * local_bytes) << "groups with barriers on fibers overlap, each in its own buffer";
       }
     }
   }

@@ -38,7 +38,8 @@ void HostGroup::run(std::size_t count, std::size_t group_linear_id, LaunchStatus
   status_->note_host_engine(LaunchStatus::host_engine_fibers);
   // Work-item 0 ended after barriers: the others run their last phase, and must end too;
   // with another group to follow, in the same switches as that group's first phase.
-  if (count > 1 && !diverged_ && next_group_follows && host_contexts_resumable) {
+  last_phase_could_overlap_ = count > 1 && !diverged_ && host_contexts_resumable;
+  if (last_phase_could_overlap_ && next_group_follows) {
     overlap_pending_ = true;
     previous_group_ = group_;
     return;
@@ -170,6 +171,7 @@ void HostGroup::begin(std::size_t count, std::size_t group_linear_id, LaunchStat
   started_ = 1;  // work-item 0 runs in the thread's own context
   diverged_ = false;
   synchronised_ = false;  // set at work-item 0's first barrier
+  last_phase_could_overlap_ = false;
   // Two halves for each of the two groups an overlap runs; count <= host_max_work_group_size.
   const std::size_t collective_bytes = 4 * collective_half_bytes(count);
   if (collective_.size() * sizeof(Slot) < collective_bytes) grow(collective_, collective_bytes);

@@ -101,6 +101,11 @@ class HostGroup {
   std::size_t group_linear_id() const { return current_group_; }
 
   std::size_t current_work_item() const { return current_; }
+  /// The group run last ended on fibers after barriers: with next_group_follows its last
+  /// phase would have overlapped the next group's first.
+  bool last_phase_could_overlap() const { return last_phase_could_overlap_; }
+  /// This thread's local memory buffer, in bytes (what local_memory has grown it to).
+  std::size_t local_memory_bytes() const { return local_.size() * sizeof(Slot); }
 
   /// For the barrier-free rest of a group, which runs as the launch's own loop: work-item
   /// i ended with an exception (a divergent barrier there throws HostGroupDivergent).
@@ -170,6 +175,7 @@ class HostGroup {
   std::size_t stack_bytes_ = 0;
   std::uint64_t fp_control_ = 0;  // the floating-point control every work-item starts with
   bool diverged_ = false, synchronised_ = false;
+  bool last_phase_could_overlap_ = false;  // last_phase_could_overlap()
   // Contexts 1 … count-1 are still in the previous group's last phase (its work-item 0
   // ended; the group now starting takes them over at its first barrier).
   bool overlap_pending_ = false;

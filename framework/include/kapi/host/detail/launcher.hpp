@@ -168,20 +168,30 @@ struct HostGroupsFunctor {
 
   /// Groups first … last-1 of a flat (nd-range) kernel. Two groups may be in flight at
   /// once on fibers (host/detail/group.hpp: one group's last phase overlaps the next one's
-  /// first), so there are two copies of the kernel, each bound to local memory of its
-  /// own, taken by group parity; the work-item calls, which contexts of the earlier group
-  /// may still be inside, live as long as the chunk.
+  /// first), so there are two copies of the kernel, taken by group parity, each bound to
+  /// local memory of its own once a group has ended on fibers (until then both share one
+  /// buffer: a barrier-free kernel, or one the work-group loops run, never overlaps and
+  /// needs no second); the work-item calls, which contexts of the earlier group may still
+  /// be inside, live as long as the chunk.
   template <class... Acc>
   void run_flat(HostGroup& group, std::size_t first, std::size_t last, Acc&... partials) const {
     constexpr int N = Body::dimensions;
     // (layout.total was checked against the space's local memory limit, below 2^31 bytes
     // on host backends: doubling it cannot overflow.)
     const std::size_t local_bytes = round_up(body.layout.total, scratch_alignment);
-    char* const memory = group.local_memory(2 * local_bytes);
-    char* const scratch[2] = {memory, memory + local_bytes};
+    char* scratch[2];
     Body bodies[2] = {body, body};
-    bodies[0].bind_captured(captured, scratch[0]);
-    bodies[1].bind_captured(captured, scratch[1]);
+    const auto bind_local_memory = [&](std::size_t buffers) {
+      char* const memory = group.local_memory(buffers * local_bytes);
+      scratch[0] = memory;
+      scratch[1] = memory + (buffers - 1) * local_bytes;
+      bodies[0].bind_captured(captured, scratch[0]);
+      bodies[1].bind_captured(captured, scratch[1]);
+    };
+    // Groups may overlap: two buffers bound (at once where the thread's buffer, grown by
+    // an earlier chunk, holds two).
+    bool overlapping = group.local_memory_bytes() >= 2 * local_bytes;
+    bind_local_memory(overlapping ? 2 : 1);
     std::size_t group_ids[2][N];  // the N-d ids of the groups in flight, split once per group
     const GroupHandle handle{&group};
     // Work-item 0 and every context run this one compiled copy of the kernel, for the
@@ -219,7 +229,7 @@ struct HostGroupsFunctor {
     };
     const std::size_t count = body.local_range.size();
     for (std::size_t group_linear = first; group_linear < last; ++group_linear) {
-      const bool next_group_follows = group_linear + 1 < last;
+      const bool next_group_follows = overlapping && group_linear + 1 < last;
       std::size_t(&group_id)[N] = group_ids[group_linear & 1];
       delinearize(group_linear, body.group_range.extent, group_id);
 #if KAPI_WORK_GROUP_LOOPS
@@ -251,6 +261,11 @@ struct HostGroupsFunctor {
 #else
       group.run(count, group_linear, *status, HostGroup::Call(run_item), HostGroup::Call(run_rest), next_group_follows);
 #endif
+      // No group is in flight here (none was asked to overlap): the buffer may move.
+      if (!overlapping && group_linear + 1 < last && group.last_phase_could_overlap()) {
+        overlapping = true;
+        bind_local_memory(2);
+      }
     }
   }
 };
