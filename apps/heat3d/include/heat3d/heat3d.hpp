@@ -11,7 +11,7 @@
 //   auto& result = heat3d::run("nd-range", space, u, v, alpha, steps);   // u or v
 //
 // Variants: heat3d::variant_table at the end of this file (name, summary, kind, code).
-// The kernels: range.hpp, nd_range.hpp (local-memory tile), phased.hpp (its phased twin),
+// The kernels: range.hpp, nd_range.hpp (local-memory block), phased.hpp (its phased twin),
 // nd_range_planes.hpp (local-memory planes, marching along x), and the raw Kokkos anchor
 // below; all share stencil.hpp's arithmetic.
 // Accuracy: every variant computes the same expression in the same order; compilers
@@ -84,10 +84,10 @@ struct RunKokkosMDRange {
 inline constexpr kapi_apps::VariantTable variant_table{
     "heat3d",
     kapi_apps::variant("nd-range",
-                       "nd-range kernel: each work-group stages its block and a one-point halo in local memory, "
-                       "then every work-item reads its seven values there",
+                       "nd-range kernel: each work-group stages its block in local memory, one point per "
+                       "work-item; neighbours inside the block come from there, the halo from global memory",
                        kapi_apps::Kind::kapi, RunNdRange{}),
-    kapi_apps::variant("phased", "the nd-range kernel's phased twin: load the tile, then update (two phases)",
+    kapi_apps::variant("phased", "the nd-range kernel's phased twin: load the block, then update (two phases)",
                        kapi_apps::Kind::kapi, RunPhased{}),
     kapi_apps::variant("nd-range-planes",
                        "nd-range kernel marching along x: each work-group walks a column of planes, the planes "
