@@ -2,9 +2,9 @@
 #pragma once
 // The nd-range kernel: each work-group stages its block of the interior in local memory,
 // one point per work-item, waits at the barrier, and every work-item reads its point and
-// the neighbours inside the block from there; a neighbour beyond the block (the block's
-// one-point halo) comes from global memory, so no work-item copies more than its own
-// point. The phased twin (phased.hpp) does the same in two phases. Work-groups of `local`
+// its neighbours along x and y inside the block from there; a neighbour beyond the block
+// (the block's one-point halo) and those along z come from global memory, so no work-item
+// copies more than its own point. The phased twin (phased.hpp) does the same in two phases. Work-groups of `local`
 // work-items, the global range padded to whole groups (padding work-items load a point
 // clamped to the grid and write nothing).
 #include <kapi/barrier.hpp>
@@ -34,24 +34,25 @@ struct TileShape {
 /// interior hold a copy of the last point, which only other padding work-items read
 /// (an interior point's neighbour is at most the grid's last point, itself).
 template <class In>
-KOKKOS_INLINE_FUNCTION auto block_point(const In& in, std::size_t c0, std::size_t c1, std::size_t c2, std::size_t a,
-                                        std::size_t b, std::size_t c) {
+KOKKOS_FORCEINLINE_FUNCTION auto block_point(const In& in, std::size_t c0, std::size_t c1, std::size_t c2,
+                                             std::size_t a, std::size_t b, std::size_t c) {
   const std::size_t last0 = in.extent(0) - 1, last1 = in.extent(1) - 1, last2 = in.extent(2) - 1;
   const std::size_t i = c0 + a + 1, j = c1 + b + 1, k = c2 + c + 1;
   return in(i < last0 ? i : last0, j < last1 ? j : last1, k < last2 ? k : last2);
 }
 
 /// The stencil at grid point (i, j, k), local point (a, b, c) of a block of extents s: a
-/// neighbour inside the block from the block, one beyond it from `in`.
+/// neighbour along x or y inside the block from the block, one beyond it from `in`; the two
+/// along z from `in` (the row's own cache lines, which its work-items have just read:
+/// no branch along the fastest dimension, whose loop a host compiler vectorises).
 template <class In, class Block, class T>
-KOKKOS_INLINE_FUNCTION T update_from_block(const Block& block, const TileShape& s, const In& in, std::size_t i,
-                                           std::size_t j, std::size_t k, std::size_t a, std::size_t b, std::size_t c,
-                                           T alpha) {
-  return update(
-      block[s.at(a, b, c)], a > 0 ? block[s.at(a - 1, b, c)] : in(i - 1, j, k),
-      a + 1 < s.e0 ? block[s.at(a + 1, b, c)] : in(i + 1, j, k), b > 0 ? block[s.at(a, b - 1, c)] : in(i, j - 1, k),
-      b + 1 < s.e1 ? block[s.at(a, b + 1, c)] : in(i, j + 1, k), c > 0 ? block[s.at(a, b, c - 1)] : in(i, j, k - 1),
-      c + 1 < s.e2 ? block[s.at(a, b, c + 1)] : in(i, j, k + 1), alpha);
+KOKKOS_FORCEINLINE_FUNCTION T update_from_block(const Block& block, const TileShape& s, const In& in, std::size_t i,
+                                                std::size_t j, std::size_t k, std::size_t a, std::size_t b,
+                                                std::size_t c, T alpha) {
+  return update(block[s.at(a, b, c)], a > 0 ? block[s.at(a - 1, b, c)] : in(i - 1, j, k),
+                a + 1 < s.e0 ? block[s.at(a + 1, b, c)] : in(i + 1, j, k),
+                b > 0 ? block[s.at(a, b - 1, c)] : in(i, j - 1, k),
+                b + 1 < s.e1 ? block[s.at(a, b + 1, c)] : in(i, j + 1, k), in(i, j, k - 1), in(i, j, k + 1), alpha);
 }
 
 /// Both stencil kernels are compiled for three resident 512-item groups per GPU
