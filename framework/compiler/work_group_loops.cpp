@@ -58,6 +58,7 @@
 #include <llvm/Transforms/Scalar/LoopPassManager.h>
 #include <llvm/Transforms/Scalar/LoopRotation.h>
 #include <llvm/Transforms/Scalar/SROA.h>
+#include <llvm/Transforms/Scalar/SimpleLoopUnswitch.h>
 #include <llvm/Transforms/Scalar/SimplifyCFG.h>
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
 #include <llvm/Transforms/Utils/Cloning.h>
@@ -1217,6 +1218,13 @@ bool transform(Function& f, FunctionAnalysisManager& fam, bool vectorize) {
   fpm.addPass(SimplifyCFGPass());
   LoopPassManager lpm;
   lpm.addPass(LoopRotatePass());
+  lpm.addPass(LICMPass(LICMOptions()));
+  // A region's uniform values that leave it on one exit (the next `s` of a loop around a
+  // barrier) are stored under a condition the same for every work-item; LICM turns those
+  // stores into selects carried through the loop, which the vectoriser cannot take.
+  // Unswitching on the (invariant) condition leaves loops with plain stores, which LICM
+  // then sinks out of them.
+  lpm.addPass(SimpleLoopUnswitchPass(/*NonTrivial=*/true));
   lpm.addPass(LICMPass(LICMOptions()));
   fpm.addPass(createFunctionToLoopPassAdaptor(std::move(lpm), /*UseMemorySSA=*/true));
   fpm.addPass(InstCombinePass());
