@@ -15,7 +15,6 @@
 #include <kapi/local_accessor.hpp>
 #include <kapi/range.hpp>
 
-#include <algorithm>
 #include <cfenv>
 #include <cstdint>
 #include <stdexcept>

@@ -4,9 +4,9 @@
 // one point per work-item, waits at the barrier, and every work-item reads its point and
 // its neighbours along x and y inside the block from there; a neighbour beyond the block
 // (the block's one-point halo) and those along z come from global memory, so no work-item
-// copies more than its own point. The phased twin (phased.hpp) does the same in two phases. Work-groups of `local`
-// work-items, the global range padded to whole groups (padding work-items load a point
-// clamped to the grid and write nothing).
+// copies more than its own point. The phased twin (phased.hpp) does the same in two
+// phases. Work-groups of `local` work-items, the global range padded to whole groups
+// (padding work-items load a point clamped to the grid and write nothing).
 #include <kapi/barrier.hpp>
 #include <kapi/integer_math.hpp>
 #include <kapi/item.hpp>
