@@ -13,12 +13,14 @@
 #include <kapi/item.hpp>
 #include <kapi/launch.hpp>
 #include <kapi/local_accessor.hpp>
+#include <kapi/private_array.hpp>
 #include <kapi/range.hpp>
 
 #include <cfenv>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "execution_spaces.hpp"
 
@@ -339,9 +341,8 @@ TYPED_TEST(HostContexts, AnExtraBarrierInTheLastPhaseIsReported) {
 // run one after another in one buffer, its local memory once per thread (SYCL's
 // footprint), not twice. A kernel with barriers that follows gets its second buffer
 // mid-launch (the first moves): every group still sees its own values. Each run asks for
-// more local memory than the one before (the thread's buffer keeps its largest size), and
-// more than any other test. Host code only.
-std::size_t local_memory_test_runs = 0;  // across the typed tests: each asks for more
+// more local memory than a thread keeps between launches (HostGroup::kept_buffer_bytes),
+// so what it records is its own buffer. Host code only.
 
 template <class Space>
 struct RecordsLocalMemoryBytes {
@@ -365,8 +366,8 @@ TYPED_TEST(HostContexts, LocalMemoryIsDoubledOnlyForGroupsThatOverlap) {
   if constexpr (!kapi::is_host_execution_space_v<TypeParam>) {
     GTEST_SKIP() << "host contexts exist on host backends only";
   } else {
-    const std::size_t local_bytes = (std::size_t(16) + ++local_memory_test_runs) << 20, size = 64, groups = 40,
-                      n = groups * size;
+    const std::size_t local_bytes = kapi::detail::HostGroup::kept_buffer_bytes + (std::size_t(1) << 20), size = 64,
+                      groups = 40, n = groups * size;
     for (bool barriers : {false, true}) {
       Vec<int, TypeParam> out("out", n);
       Kokkos::View<std::size_t, typename TypeParam::memory_space> buffer_bytes("buffer bytes");
@@ -388,6 +389,78 @@ TYPED_TEST(HostContexts, LocalMemoryIsDoubledOnlyForGroupsThatOverlap) {
         EXPECT_GE(bytes, 2 * local_bytes) << "groups with barriers on fibers overlap, each in its own buffer";
       }
     }
+  }
+}
+
+// A launch's large buffers are given back when it ends: before, every host thread kept the
+// largest local memory and loop storage (the work-group loops' per-work-item values) any
+// launch had asked for, for the life of the process. The first kernel takes 17 MiB of local
+// memory and, under the loops, 16 MiB of private arrays kept across its barrier (1024
+// work-items of 2048 values); the launch after it records what its threads still hold.
+template <class Space>
+struct LargeLocalAndPrivateMemory {
+  Vec<std::int64_t, Space> out;
+  Kokkos::View<std::size_t[2], typename Space::memory_space> bytes;
+  void operator()(const kapi::NdItem<1>& it, const kapi::LocalAccessor<std::int64_t, 1>& slots) const {
+    const std::size_t l = it.get_local_id(0), size = it.get_local_range(0), far = slots.size() - 1 - l;
+    kapi::PrivateArray<std::int64_t, 2048> mine;
+    for (std::size_t k = 0; k < 2048; ++k) mine[k] = std::int64_t(it.get_global_id(0) * 3 + k);
+    slots[l] = mine[l % 2048];
+    slots[far] = std::int64_t(l);
+    kapi::group_barrier(it.get_group());
+    out(it.get_global_id(0)) = slots[(l + 1) % size] + slots[slots.size() - 1 - (l + 1) % size] + mine[2047];
+    const auto& group = kapi::detail::HostGroup::this_thread();
+    Kokkos::atomic_fetch_max(&bytes(0), group.local_memory_bytes());
+    Kokkos::atomic_fetch_max(&bytes(1), group.loop_storage_bytes());
+  }
+};
+
+template <class Space>
+struct RecordsHeldBuffers {
+  Kokkos::View<std::size_t[2], typename Space::memory_space> bytes;
+  void operator()(const kapi::NdItem<1>& it, const kapi::LocalAccessor<int, 1>& slots) const {
+    slots[it.get_local_id(0)] = 1;
+    const auto& group = kapi::detail::HostGroup::this_thread();
+    Kokkos::atomic_fetch_max(&bytes(0), group.local_memory_bytes());
+    Kokkos::atomic_fetch_max(&bytes(1), group.loop_storage_bytes());
+  }
+};
+
+TYPED_TEST(HostContexts, LargeBuffersAreReleasedWhenTheirLaunchEnds) {
+  if constexpr (!kapi::is_host_execution_space_v<TypeParam>) {
+    GTEST_SKIP() << "host contexts exist on host backends only";
+  } else {
+    using kapi::detail::HostGroup;
+    const std::size_t size = 1024, groups = 8, n = groups * size;
+    const std::size_t local_values = (HostGroup::kept_buffer_bytes + (std::size_t(1) << 20)) / sizeof(std::int64_t);
+    ASSERT_LE(size, kapi::max_work_group_size<TypeParam>());
+    Vec<std::int64_t, TypeParam> out("out", n);
+    Kokkos::View<std::size_t[2], typename TypeParam::memory_space> during("during"), after("after");
+    const auto event =
+        kapi::call_kernel_async(TypeParam(), LargeLocalAndPrivateMemory<TypeParam>{out, during},
+                                kapi::NdRange<1>({n}, {size}), kapi::LocalAccessor<std::int64_t, 1>(local_values));
+    event.wait();
+    const auto h = kapi_test::to_host(out);
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::size_t g = i / size, next = (i % size + 1) % size;
+      ASSERT_EQ(h(i), std::int64_t((g * size + next) * 3 + next % 2048 + next + i * 3 + 2047)) << "work-item " << i;
+    }
+    const auto held = [](const Kokkos::View<std::size_t[2], typename TypeParam::memory_space>& v) {
+      const auto c = kapi_test::to_host(v);
+      return std::pair<std::size_t, std::size_t>(c(0), c(1));
+    };
+    const auto big = held(during);
+    EXPECT_GE(big.first, local_values * sizeof(std::int64_t));
+    if (event.work_group_engines().loops) {
+      EXPECT_GT(big.second, HostGroup::kept_buffer_bytes);
+    }
+    kapi::call_kernel(TypeParam(), RecordsHeldBuffers<TypeParam>{after}, kapi::NdRange<1>({16 * 64}, {64}),
+                      kapi::LocalAccessor<int, 1>(64));
+    const auto small = held(after);
+    EXPECT_LE(small.first, HostGroup::kept_buffer_bytes)
+        << "local memory kept after a launch that needed " << big.first << " bytes";
+    EXPECT_LE(small.second, HostGroup::kept_buffer_bytes)
+        << "loop storage kept after a launch that needed " << big.second << " bytes";
   }
 }
 

@@ -3,6 +3,8 @@
 // compiled once for every kernel.
 #include <kapi/host/detail/group.hpp>
 
+#include <initializer_list>
+
 #include <kapi/host/detail/launch_rules.hpp>
 #include <kapi/host/detail/stack_bytes.hpp>
 #include <kapi/host/detail/stack_pool.hpp>
@@ -159,6 +161,11 @@ HostGroup& HostGroup::this_thread() {
 
 void HostGroup::grow(std::vector<Slot>& buffer, std::size_t bytes) {
   buffer.resize(kapi::ceil_div(bytes, sizeof(Slot)));
+}
+
+void HostGroup::release_large_buffers() {
+  for (std::vector<Slot>* buffer : {&local_, &loop_storage_})
+    if (buffer->size() * sizeof(Slot) > kept_buffer_bytes) std::vector<Slot>().swap(*buffer);
 }
 
 void HostGroup::begin(std::size_t count, std::size_t group_linear_id, LaunchStatus& status, Mode mode) {

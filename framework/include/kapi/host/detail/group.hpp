@@ -106,6 +106,17 @@ class HostGroup {
   bool last_phase_could_overlap() const { return last_phase_could_overlap_; }
   /// This thread's local memory buffer, in bytes (what local_memory has grown it to).
   std::size_t local_memory_bytes() const { return local_.size() * sizeof(Slot); }
+  /// This thread's storage for the loop form's per-work-item values, in bytes.
+  std::size_t loop_storage_bytes() const { return loop_storage_.size() * sizeof(Slot); }
+
+  /// The local memory and loop storage a thread keeps between chunks of groups: buffers
+  /// of the sizes kernels commonly ask for stay allocated from launch to launch, while one
+  /// launch with a large local memory (or large private arrays) does not leave its buffer
+  /// on every host thread for the life of the process.
+  static constexpr std::size_t kept_buffer_bytes = std::size_t(16) << 20;
+  /// Frees the local memory and loop storage where they exceed kept_buffer_bytes. Called
+  /// where no group is in flight: the end of a chunk.
+  void release_large_buffers();
 
   /// For the barrier-free rest of a group, which runs as the launch's own loop: work-item
   /// i ended with an exception (a divergent barrier there throws HostGroupDivergent).

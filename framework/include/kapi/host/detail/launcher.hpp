@@ -151,6 +151,7 @@ struct HostGroupsFunctor {
     } else {
       run_flat(group, first, last, partials...);
     }
+    group.release_large_buffers();
   }
 
   /// One phased group. Its phases (KAPI_INLINE_HOST_LOOP) run in a function of their own,
