@@ -486,6 +486,10 @@ class Rewriter {
     } else {  // the inlined bodies' locals to registers, as the optimizer would have
       FunctionPassManager fpm;
       fpm.addPass(SROAPass(SROAOptions::PreserveCFG));
+      // and the locals nothing reads deleted (a copied LocalAccessor's unread tag): private
+      // memory left here becomes an array per work-item, its copy a memcpy per work-item in
+      // the region's loop, which then does not vectorise.
+      fpm.addPass(InstCombinePass());
       fpm.run(f_, fam_);
     }
     removeUnreachableBlocks(f_);
