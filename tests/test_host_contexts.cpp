@@ -397,6 +397,15 @@ TYPED_TEST(HostContexts, LocalMemoryIsDoubledOnlyForGroupsThatOverlap) {
 // launch had asked for, for the life of the process. The first kernel takes 17 MiB of local
 // memory and, under the loops, 16 MiB of private arrays kept across its barrier (1024
 // work-items of 2048 values); the launch after it records what its threads still hold.
+/// What the running thread holds: its local memory and its loop storage (maxima over the
+/// threads that record).
+template <class Bytes>
+void record_held_buffers(const Bytes& bytes) {
+  const auto& group = kapi::detail::HostGroup::this_thread();
+  Kokkos::atomic_fetch_max(&bytes(0), group.local_memory_bytes());
+  Kokkos::atomic_fetch_max(&bytes(1), group.loop_storage_bytes());
+}
+
 template <class Space>
 struct LargeLocalAndPrivateMemory {
   Vec<std::int64_t, Space> out;
@@ -409,9 +418,7 @@ struct LargeLocalAndPrivateMemory {
     slots[far] = std::int64_t(l);
     kapi::group_barrier(it.get_group());
     out(it.get_global_id(0)) = slots[(l + 1) % size] + slots[slots.size() - 1 - (l + 1) % size] + mine[2047];
-    const auto& group = kapi::detail::HostGroup::this_thread();
-    Kokkos::atomic_fetch_max(&bytes(0), group.local_memory_bytes());
-    Kokkos::atomic_fetch_max(&bytes(1), group.loop_storage_bytes());
+    record_held_buffers(bytes);
   }
 };
 
@@ -420,9 +427,7 @@ struct RecordsHeldBuffers {
   Kokkos::View<std::size_t[2], typename Space::memory_space> bytes;
   void operator()(const kapi::NdItem<1>& it, const kapi::LocalAccessor<int, 1>& slots) const {
     slots[it.get_local_id(0)] = 1;
-    const auto& group = kapi::detail::HostGroup::this_thread();
-    Kokkos::atomic_fetch_max(&bytes(0), group.local_memory_bytes());
-    Kokkos::atomic_fetch_max(&bytes(1), group.loop_storage_bytes());
+    record_held_buffers(bytes);
   }
 };
 
