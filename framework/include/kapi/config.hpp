@@ -115,6 +115,11 @@
 #define KAPI_INLINE_HOST_LOOP inline
 #endif
 
+// A public function callable from a kernel that runs such a loop (a phase): always inlined
+// too, or the loop is out of line again inside it. GCC and clang both left the phases of a
+// kernel with several so, unvectorised (results/ has the A/B).
+#define KAPI_PHASE_FUNCTION KOKKOS_FORCEINLINE_FUNCTION
+
 // A deduction guide that kernels use. Clang compiling HIP (or CUDA) takes a written
 // deduction guide for a host function and refuses it in device code (clang 15: "reference
 // to __host__ function '<deduction guide for AtomicRef>' in __host__ __device__

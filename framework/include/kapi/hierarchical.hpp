@@ -119,7 +119,7 @@ class HGroup {
 
   /// A phase: f(HItem) for every work-item of the group, then a group barrier.
   template <class F>
-  KAPI_FUNCTION void parallel_for_work_item(const F& f) const {
+  KAPI_PHASE_FUNCTION void parallel_for_work_item(const F& f) const {
     for_each_work_item(wg_, [&](const NdItem<N>& it) {
       std::size_t id[N], range[N];
       for (int d = 0; d < N; ++d) id[d] = it.get_local_id(d), range[d] = it.get_local_range(d);
@@ -129,7 +129,7 @@ class HGroup {
   /// A phase over a logical range of any size: f(HItem) for each of its ids, which the
   /// group's work-items share round-robin, then a group barrier.
   template <class F>
-  KAPI_FUNCTION void parallel_for_work_item(const Range<N>& logical, const F& f) const {
+  KAPI_PHASE_FUNCTION void parallel_for_work_item(const Range<N>& logical, const F& f) const {
     for_each_work_item(wg_, [&](const NdItem<N>& it) {
       const std::size_t total = logical.size(), stride = it.get_local_linear_range();
       for (std::size_t l = it.get_local_linear_id(); l < total; l += stride) {

@@ -45,13 +45,13 @@ namespace kapi {
 
 /// One phase: f(item) for every work-item of the group, then a group barrier.
 template <int N, class F>
-KAPI_FUNCTION void for_each_work_item(const WorkGroup<N>& wg, const F& f) {
+KAPI_PHASE_FUNCTION void for_each_work_item(const WorkGroup<N>& wg, const F& f) {
   detail::group_ops::for_each_work_item(wg, f);
 }
 
 /// A phase run by one work-item (local id 0): f(), then a group barrier.
 template <int N, class F>
-KAPI_FUNCTION void single_work_item(const WorkGroup<N>& wg, const F& f) {
+KAPI_PHASE_FUNCTION void single_work_item(const WorkGroup<N>& wg, const F& f) {
   detail::group_ops::single_work_item(wg, f);
 }
 
