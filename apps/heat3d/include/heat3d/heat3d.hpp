@@ -84,10 +84,13 @@ struct RunKokkosMDRange {
 inline constexpr kapi_apps::VariantTable variant_table{
     "heat3d",
     kapi_apps::variant("nd-range",
-                       "nd-range kernel: each work-group stages its block in local memory, one point per "
-                       "work-item; neighbours inside the block come from there, the halo from global memory",
+                       "nd-range kernel: each work-group stages its block in local memory, each work-item "
+                       "updates a column of it along x (its x neighbours in registers, y from the block, the "
+                       "halo and z from global memory)",
                        kapi_apps::Kind::kapi, RunNdRange{}),
-    kapi_apps::variant("phased", "the nd-range kernel's phased twin: load the block, then update (two phases)",
+    kapi_apps::variant("phased",
+                       "the nd-range kernel's phased twin: load the block and its x halo, then update it "
+                       "plane by plane (one phase each)",
                        kapi_apps::Kind::kapi, RunPhased{}),
     kapi_apps::variant("nd-range-planes",
                        "nd-range kernel marching along x: each work-group walks a column of planes, the planes "

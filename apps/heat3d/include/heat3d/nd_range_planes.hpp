@@ -104,8 +104,7 @@ struct StencilNdRangePlanes {
 /// group per run of `planes_per_group` planes along x.
 template <class ExecSpace>
 kapi::NdRange<3> stencil_nd_range_planes(std::size_t n0, std::size_t n1, std::size_t n2, std::size_t planes_per_group) {
-  const auto tile = stencil_local_range<ExecSpace>(n0, n1, n2);
-  const kapi::Range<3> local(1, tile[1], tile[2]);
+  const auto local = stencil_local_range<ExecSpace>(n1, n2);
   return kapi::NdRange<3>(
       kapi::Range<3>(kapi::ceil_div(n0, planes_per_group), kapi::round_up(n1, local[1]), kapi::round_up(n2, local[2])),
       local);

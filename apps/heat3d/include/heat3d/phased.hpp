@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The phased twin of the nd-range kernel (nd_range.hpp): the same block, loaded in one
-// phase and read in the next, with the barrier between them implied. Same arguments,
+// phase with its two x-halo planes (what that kernel keeps in registers across the barrier,
+// a phase can only keep in local memory), then updated in one phase per plane, each a loop
+// over the plane's points that a host compiler vectorises along z. Same arguments,
 // nd-range and results (the same arithmetic on the same values).
+#include <cstddef>
+
 #include <kapi/hierarchical.hpp>
 #include <kapi/item.hpp>
 #include <kapi/launch.hpp>
@@ -14,33 +18,42 @@
 
 namespace heat3d {
 
+template <std::size_t Column = default_column>
 struct StencilPhased {
   using launch_bounds = StencilBounds;
   template <class In, class Out, class T>
   KOKKOS_INLINE_FUNCTION void operator()(const kapi::WorkGroup<3>& wg, const In& in, const Out& out,
                                          const kapi::LocalAccessor<T, 1>& block, T alpha) const {
-    const TileShape s{wg.get_local_range(0), wg.get_local_range(1), wg.get_local_range(2)};
-    const std::size_t c0 = wg.get_group_id(0) * s.e0, c1 = wg.get_group_id(1) * s.e1, c2 = wg.get_group_id(2) * s.e2;
+    const TileShape s{Column + 2, wg.get_local_range(1), wg.get_local_range(2)};
+    const std::size_t c0 = wg.get_group_id(0) * Column, c1 = wg.get_group_id(1) * s.e1, c2 = wg.get_group_id(2) * s.e2;
+    const std::size_t last0 = in.extent(0) - 1, last1 = in.extent(1) - 1, last2 = in.extent(2) - 1;
     kapi::for_each_work_item(wg, [&](const kapi::NdItem<3>& it) {
-      const std::size_t a = it.get_local_id(0), b = it.get_local_id(1), c = it.get_local_id(2);
-      block[s.at(a, b, c)] = block_point(in, c0, c1, c2, a, b, c);
+      const std::size_t j = c1 + it.get_local_id(1) + 1, k = c2 + it.get_local_id(2) + 1;
+      const std::size_t jc = j < last1 ? j : last1, kc = k < last2 ? k : last2;
+      for (std::size_t q = 0; q < Column + 2; ++q)
+        block[s.at(q, it.get_local_id(1), it.get_local_id(2))] = in(c0 + q < last0 ? c0 + q : last0, jc, kc);
     });
-    kapi::for_each_work_item(wg, [&](const kapi::NdItem<3>& it) {
-      const std::size_t a = it.get_local_id(0), b = it.get_local_id(1), c = it.get_local_id(2);
-      const std::size_t i = c0 + a + 1, j = c1 + b + 1, k = c2 + c + 1;
-      if (i + 1 < in.extent(0) && j + 1 < in.extent(1) && k + 1 < in.extent(2))
-        out(i, j, k) = update_from_block(block, s, in, i, j, k, a, b, c, alpha);
-    });
+    for (std::size_t p = 0; p < Column && c0 + p + 1 < last0; ++p)
+      kapi::for_each_work_item(wg, [&](const kapi::NdItem<3>& it) {
+        const std::size_t b = it.get_local_id(1), c = it.get_local_id(2);
+        const std::size_t i = c0 + p + 1, j = c1 + b + 1, k = c2 + c + 1;
+        if (j < last1 && k < last2)
+          out(i, j, k) = update(block[s.at(p + 1, b, c)], block[s.at(p, b, c)], block[s.at(p + 2, b, c)],
+                                b > 0 ? block[s.at(p + 1, b - 1, c)] : in(i, j - 1, k),
+                                b + 1 < s.e1 ? block[s.at(p + 1, b + 1, c)] : in(i, j + 1, k), in(i, j, k - 1),
+                                in(i, j, k + 1), alpha);
+      });
   }
 };
 
 /// Starts one step on `space`; the event's wait() completes it.
-template <class ExecSpace, class In, class Out, class T>
+template <std::size_t Column = default_column, class ExecSpace, class In, class Out, class T>
 kapi::KernelEvent<ExecSpace> step_phased(const ExecSpace& space, const In& in, const Out& out, T alpha) {
   check_grids(in, out);
-  const auto r = stencil_nd_range<ExecSpace>(in.extent(0) - 2, in.extent(1) - 2, in.extent(2) - 2);
+  const auto r = stencil_nd_range<ExecSpace>(in.extent(0) - 2, in.extent(1) - 2, in.extent(2) - 2, Column);
   const auto l = r.get_local_range();
-  return kapi::call_kernel_async(space, StencilPhased{}, r, in, out, kapi::LocalAccessor<T, 1>(l.size()), alpha);
+  return kapi::call_kernel_async(space, StencilPhased<Column>{}, r, in, out,
+                                 kapi::LocalAccessor<T, 1>((Column + 2) * l.size()), alpha);
 }
 
 }  // namespace heat3d
