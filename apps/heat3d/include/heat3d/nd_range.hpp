@@ -30,6 +30,14 @@ struct TileShape {
   }
 };
 
+/// in(i, j, k) with each index clamped to the grid's last point: what the block kernels'
+/// padding points load (an interior point's neighbour is at most that point, itself).
+template <class In>
+KOKKOS_FORCEINLINE_FUNCTION auto clamped_point(const In& in, std::size_t i, std::size_t j, std::size_t k) {
+  const std::size_t last0 = in.extent(0) - 1, last1 = in.extent(1) - 1, last2 = in.extent(2) - 1;
+  return in(i < last0 ? i : last0, j < last1 ? j : last1, k < last2 ? k : last2);
+}
+
 /// The phased and marching kernels are compiled for three resident 512-item groups per
 /// GPU multiprocessor (at most 40 registers a work-item). Left to itself nvcc gave the
 /// phased more, which leaves room for two, and ran slower on an H100 (results/ has the A/B).
@@ -58,11 +66,10 @@ struct StencilNdRange {
     const std::size_t b = it.get_local_id(1), c = it.get_local_id(2);
     const std::size_t last0 = in.extent(0) - 1, last1 = in.extent(1) - 1, last2 = in.extent(2) - 1;
     const std::size_t j = c1 + b + 1, k = c2 + c + 1;
-    const std::size_t jc = j < last1 ? j : last1, kc = k < last2 ? k : last2;
     // column[q]: the point at x = c0 + q, the block's column (q = 1 … Column) with the
     // point before and after it.
     T column[Column + 2];
-    for (std::size_t q = 0; q < Column + 2; ++q) column[q] = in(c0 + q < last0 ? c0 + q : last0, jc, kc);
+    for (std::size_t q = 0; q < Column + 2; ++q) column[q] = clamped_point(in, c0 + q, j, k);
     for (std::size_t p = 0; p < Column; ++p) block[s.at(p, b, c)] = column[p + 1];
     kapi::group_barrier(g);
     if (j < last1 && k < last2)

@@ -28,10 +28,9 @@ struct StencilPhased {
     const std::size_t c0 = wg.get_group_id(0) * Column, c1 = wg.get_group_id(1) * s.e1, c2 = wg.get_group_id(2) * s.e2;
     const std::size_t last0 = in.extent(0) - 1, last1 = in.extent(1) - 1, last2 = in.extent(2) - 1;
     kapi::for_each_work_item(wg, [&](const kapi::NdItem<3>& it) {
-      const std::size_t j = c1 + it.get_local_id(1) + 1, k = c2 + it.get_local_id(2) + 1;
-      const std::size_t jc = j < last1 ? j : last1, kc = k < last2 ? k : last2;
+      const std::size_t b = it.get_local_id(1), c = it.get_local_id(2);
       for (std::size_t q = 0; q < Column + 2; ++q)
-        block[s.at(q, it.get_local_id(1), it.get_local_id(2))] = in(c0 + q < last0 ? c0 + q : last0, jc, kc);
+        block[s.at(q, b, c)] = clamped_point(in, c0 + q, c1 + b + 1, c2 + c + 1);
     });
     for (std::size_t p = 0; p < Column && c0 + p + 1 < last0; ++p)
       kapi::for_each_work_item(wg, [&](const kapi::NdItem<3>& it) {
