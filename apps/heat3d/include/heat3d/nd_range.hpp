@@ -83,17 +83,23 @@ struct StencilNdRange {
   }
 };
 
-/// The work-group shape {1, 8, 32} on every backend (z along the warp: coalesced rows),
-/// each extent no larger than the interior needs.
-template <class ExecSpace>
-kapi::Range<3> stencil_local_range(std::size_t n1, std::size_t n2) {
-  const std::size_t want[2] = {8u, 32u}, n[2] = {n1, n2};
+/// A work-group shape {1, l1, l2}: each extent the power of two `want` gives, no larger than
+/// the interior needs.
+inline kapi::Range<3> local_range_up_to(std::size_t want1, std::size_t want2, std::size_t n1, std::size_t n2) {
+  const std::size_t want[2] = {want1, want2}, n[2] = {n1, n2};
   std::size_t l[2];
   for (int d = 0; d < 2; ++d) {
     l[d] = 1;
     while (l[d] < want[d] && l[d] < n[d]) l[d] *= 2;
   }
   return kapi::Range<3>(1, l[0], l[1]);
+}
+
+/// The block kernels' work-group shape {1, 8, 32} on every backend (z along the warp:
+/// coalesced rows).
+template <class ExecSpace>
+kapi::Range<3> stencil_local_range(std::size_t n1, std::size_t n2) {
+  return local_range_up_to(8, 32, n1, n2);
 }
 
 /// The block kernels' launch: one work-item per column of `column` points.

@@ -39,9 +39,9 @@ struct PlaneHalo {
   }
 };
 
-/// Ahead: how many planes beyond the one being updated each work-item has in flight
-/// (two by default: more registers, more reads in flight).
-template <std::size_t Ahead = 2>
+/// Ahead: how many planes beyond the one being updated each work-item has in flight. One
+/// by default: on an H100 two cost the registers of occupancy and ran slower.
+template <std::size_t Ahead = 1>
 struct StencilNdRangePlanes {
   static_assert(Ahead >= 1, "the next plane is read before the wait");
   using launch_bounds = StencilBounds;
@@ -76,22 +76,43 @@ struct StencilNdRangePlanes {
     T centre[Ahead + 2], edge[Ahead];
     for (std::size_t q = 0; q < Ahead + 2; ++q) centre[q] = in(plane(first - 1 + q), jc, kc);
     for (std::size_t q = 0; q < Ahead; ++q) edge[q] = copies_halo ? in(plane(first + q), hj, hk) : T(0);
-    std::size_t slot = 0;
-    for (std::size_t i = first; i < end; ++i, slot ^= 1) {
-      planes[s.at(slot, b + 1, c + 1)] = centre[1];
-      if (copies_halo) planes[s.at(slot, ht, hc)] = edge[0];
-      for (std::size_t h = t + items; h < halo.size(); h += items) {
-        const std::size_t r = halo.row(h), q = halo.col(h);
-        planes[s.at(slot, r, q)] = in(i, c1 + r < last1 ? c1 + r : last1, c2 + q < last2 ? c2 + q : last2);
+    // In the loop every address is a pointer stepped a plane at a time. Carried from one
+    // iteration to the next, a pointer stays in a register; an address formed from indices
+    // in the loop, nvcc forms again at every access rather than keep it live, and that
+    // index arithmetic, not memory, then bounds the kernel.
+    const std::size_t in_plane = in.stride(0), out_plane = out.stride(0);
+    const std::ptrdiff_t tile_row = static_cast<std::ptrdiff_t>(s.e2);
+    const T* centre_ahead = &in(plane(first + Ahead + 1), jc, kc);  // the next centre[Ahead + 1]
+    const T* edge_ahead = &in(plane(first + Ahead), hj, hk);        // the next edge[Ahead - 1]
+    T* out_at = &out(first, jc, kc);
+    T* tile_at = &planes[s.at(0, b + 1, c + 1)];  // this point in plane i's slot
+    T* halo_at = &planes[s.at(0, ht, hc)];
+    std::ptrdiff_t to_other_slot = static_cast<std::ptrdiff_t>(s.at(1, 0, 0));
+    // The plane count is carried too: the loop's end, formed from the group's id, was
+    // formed again at every step.
+    for (std::size_t i = first, planes_left = end - first; planes_left != 0; ++i, --planes_left) {
+      *tile_at = centre[1];
+      if (copies_halo) *halo_at = edge[0];
+      if (items < halo.size()) {  // a group smaller than its halo copies the rest here
+        for (std::size_t h = t + items; h < halo.size(); h += items) {
+          const std::size_t r = halo.row(h), q = halo.col(h);
+          (tile_at - s.at(0, b + 1, c + 1))[s.at(0, r, q)] =
+              in(i, c1 + r < last1 ? c1 + r : last1, c2 + q < last2 ? c2 + q : last2);
+        }
       }
       // The values Ahead steps on, read before the wait.
-      const T next_centre = in(plane(i + Ahead + 1), jc, kc);
-      const T next_edge = copies_halo ? in(plane(i + Ahead), hj, hk) : T(0);
+      const T next_centre = *centre_ahead;
+      const T next_edge = copies_halo ? *edge_ahead : T(0);
+      if (i + Ahead + 1 < last0) centre_ahead += in_plane;
+      if (i + Ahead < last0) edge_ahead += in_plane;
       kapi::group_barrier(g);
       if (writes)
-        out(i, j, k) =
-            update(centre[1], centre[0], centre[2], planes[s.at(slot, b, c + 1)], planes[s.at(slot, b + 2, c + 1)],
-                   planes[s.at(slot, b + 1, c)], planes[s.at(slot, b + 1, c + 2)], alpha);
+        *out_at = update(centre[1], centre[0], centre[2], tile_at[-tile_row], tile_at[tile_row], tile_at[-1],
+                         tile_at[1], alpha);
+      out_at += out_plane;
+      tile_at += to_other_slot;
+      halo_at += to_other_slot;
+      to_other_slot = -to_other_slot;
       for (std::size_t q = 0; q + 1 < Ahead + 2; ++q) centre[q] = centre[q + 1];
       centre[Ahead + 1] = next_centre;
       for (std::size_t q = 0; q + 1 < Ahead; ++q) edge[q] = edge[q + 1];
@@ -100,11 +121,22 @@ struct StencilNdRangePlanes {
   }
 };
 
-/// Work-groups of {1, l1, l2} (the tile kernel's y and z extents) over the columns, one
-/// group per run of `planes_per_group` planes along x.
+/// The marching kernel's work-group shape: the block kernels' {1, 8, 32} on a host; on a
+/// device {1, 4, 128}: rows of four warps, the fastest of the shapes tried on an H100 (its
+/// larger halo is the neighbouring groups' rows, read from L2).
+template <class ExecSpace>
+kapi::Range<3> planes_local_range(std::size_t n1, std::size_t n2) {
+  if constexpr (kapi::space_traits<ExecSpace>::is_host)
+    return stencil_local_range<ExecSpace>(n1, n2);
+  else
+    return local_range_up_to(4, 128, n1, n2);
+}
+
+/// Work-groups of planes_local_range over the columns, one group per run of
+/// `planes_per_group` planes along x.
 template <class ExecSpace>
 kapi::NdRange<3> stencil_nd_range_planes(std::size_t n0, std::size_t n1, std::size_t n2, std::size_t planes_per_group) {
-  const auto local = stencil_local_range<ExecSpace>(n1, n2);
+  const auto local = planes_local_range<ExecSpace>(n1, n2);
   return kapi::NdRange<3>(
       kapi::Range<3>(kapi::ceil_div(n0, planes_per_group), kapi::round_up(n1, local[1]), kapi::round_up(n2, local[2])),
       local);
@@ -112,28 +144,29 @@ kapi::NdRange<3> stencil_nd_range_planes(std::size_t n0, std::size_t n1, std::si
 
 /// Planes a work-group walks on an n0 × n1 × n2 interior when the caller does not say. On
 /// a host (one thread runs a group), the whole column, walked in memory order. On a
-/// device, the longest run, up to 64 planes, that still gives the device `device_fulls`
+/// device, the longest run, up to 64 planes, that still gives the device one and a half
 /// times the work-items it holds at once: a longer run reads its first planes fewer times,
-/// shorter runs keep more groups in flight on small grids; at least 8 planes.
+/// shorter runs keep more groups in flight on small grids (on an H100 at n = 256, runs of
+/// 64, one device-full, lost an eighth to the last wave); at least 8 planes.
 template <class ExecSpace>
 std::size_t default_planes_per_group(const ExecSpace& space, std::size_t n0, std::size_t n1, std::size_t n2) {
   if constexpr (kapi::space_traits<ExecSpace>::is_host) {
     (void)space, (void)n1, (void)n2;
     return n0;
   } else {
-    constexpr std::size_t device_fulls = 3, longest = 64, shortest = 8;
+    constexpr std::size_t longest = 64, shortest = 8;
     const auto across = stencil_nd_range_planes<ExecSpace>(1, n1, n2, 1).get_global_range();
     const std::size_t items_per_run = across[1] * across[2];
     const std::size_t resident = static_cast<std::size_t>(space.concurrency() > 0 ? space.concurrency() : 1);
     std::size_t run = longest;
-    while (run > shortest && kapi::ceil_div(n0, run) * items_per_run < device_fulls * resident) run /= 2;
+    while (run > shortest && 2 * (kapi::ceil_div(n0, run) * items_per_run) < 3 * resident) run /= 2;
     return n0 < run ? n0 : run;
   }
 }
 
 /// Starts one step on `space`; the event's wait() completes it. planes_per_group 0: the
 /// backend's default (default_planes_per_group).
-template <class ExecSpace, std::size_t Ahead = 2, class In, class Out, class T>
+template <class ExecSpace, std::size_t Ahead = 1, class In, class Out, class T>
 kapi::KernelEvent<ExecSpace> step_nd_range_planes(const ExecSpace& space, const In& in, const Out& out, T alpha,
                                                   std::size_t planes_per_group = 0) {
   check_grids(in, out);
