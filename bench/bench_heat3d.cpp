@@ -111,10 +111,13 @@ void register_all(Harness& h) {
   const Cache data = h.make_cache<Data>(make_data);
   const std::vector<std::size_t> sizes = h.sweep(default_sizes(h));
   std::string runs;
-  for (std::size_t n : sizes)
+  for (std::size_t n : sizes) {
+    const auto group = heat3d::planes_local_range<Space>(n, n);
     runs += (runs.empty() ? "" : ", ") + std::to_string(heat3d::default_planes_per_group(space, n, n, n)) +
-            " at n = " + std::to_string(n);
-  benchmark::AddCustomContext("choices", "nd-range-planes walks runs of " + runs + " planes per work-group");
+            " planes in 1x" + std::to_string(group[1]) + "x" + std::to_string(group[2]) +
+            " groups at n = " + std::to_string(n);
+  }
+  benchmark::AddCustomContext("choices", "nd-range-planes walks runs of " + runs);
   for (std::size_t n : sizes) {
     Case copy = base(space, data, n, "kokkos-copy", Role::anchor);
     copy.work = 16.0 * double(n + 2) * double(n + 2) * double(n + 2);
