@@ -147,7 +147,7 @@ kapi::NdRange<3> stencil_nd_range_planes(std::size_t n0, std::size_t n1, std::si
 /// device, the longest run, up to 64 planes, that still gives the device one and a half
 /// times the work-items it holds at once: a longer run reads its first planes fewer times,
 /// shorter runs keep more groups in flight on small grids (on an H100 at n = 256, runs of
-/// 64, one device-full, lost an eighth to the last wave); at least 8 planes.
+/// 64, one device-full, lost to the last wave what they saved); at least 8 planes.
 template <class ExecSpace>
 std::size_t default_planes_per_group(const ExecSpace& space, std::size_t n0, std::size_t n1, std::size_t n2) {
   if constexpr (kapi::space_traits<ExecSpace>::is_host) {
