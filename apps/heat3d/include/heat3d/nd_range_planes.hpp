@@ -93,7 +93,9 @@ struct StencilNdRangePlanes {
     for (std::size_t i = first, planes_left = end - first; planes_left != 0; ++i, --planes_left) {
       *tile_at = centre[1];
       if (copies_halo) *halo_at = edge[0];
-      if (items < halo.size()) {  // a group smaller than its halo copies the rest here
+      // A group smaller than its halo copies the rest here; the test is the group's, so the
+      // loop's set-up stays off every other group's path.
+      if (items < halo.size()) {
         for (std::size_t h = t + items; h < halo.size(); h += items) {
           const std::size_t r = halo.row(h), q = halo.col(h);
           (tile_at - s.at(0, b + 1, c + 1))[s.at(0, r, q)] =
