@@ -373,14 +373,17 @@ void register_all(Harness& h) {
   // The app's anchor variant (KokkosBlas::gemm) is timed by the anchor case, under its name.
   const std::string anchor_name = matmul::variant_table.name_of(kapi_apps::Kind::anchor);
   for (std::size_t n : h.sweep(default_sizes(h))) {
-    // A case that times run(space, A, B, C) on the matrices of `cache` at this size.
+    // A case that times run(space, A, B, C, Completion::queued) on the matrices of `cache`
+    // at this size: queued on the space and not waited for inside the timed call, as the
+    // cuBLAS anchors are, so that on CUDA both are timed on the GPU's timeline by the
+    // events around them (common/timing.hpp) and neither pays a fence's round trip.
     const auto add_run = [&](const auto& cache, const std::string& name, Role role, auto run) {
       Case c = base(h, cache, n, name, role);
       c.bind = [space, cache, n, run] {
         auto d = cache->get(n);
         using E = typename std::decay_t<decltype(*d)>::value_type;
         const matmul::ConstMatrix<E, Space> a = d->a, b = d->b;
-        return std::function<void()>([space, d, a, b, run] { run(space, a, b, d->c); });
+        return std::function<void()>([space, d, a, b, run] { run(space, a, b, d->c, matmul::Completion::queued); });
       };
       h.add(c);
     };
@@ -431,55 +434,66 @@ void register_all(Harness& h) {
       const auto shaped = [&](const char* name, auto run) { add_run(data, name, Role::kapi, run); };
       // The portable joint_matrix kernel (mma.sync), where tuned-tf32/-bf16 take the wgmma
       // path (matmul/tensor_cores_sm90.hpp); the same kernels as those on other GPUs.
-      shaped("tuned-tf32-mma", [](const Space& s, const ConstMatrix& a, const ConstMatrix& b, const Matrix& c) {
-        matmul::multiply_joint_matrix<kapi::precision::tf32>(s, a, b, c);
-      });
-      shaped("tuned-bf16-mma", [](const Space& s, const ConstMatrix& a, const ConstMatrix& b, const Matrix& c) {
-        matmul::multiply_joint_matrix<kapi::bfloat16>(s, a, b, c);
-      });
+      shaped("tuned-tf32-mma",
+             [](const Space& s, const ConstMatrix& a, const ConstMatrix& b, const Matrix& c, matmul::Completion done) {
+               matmul::multiply_joint_matrix<kapi::precision::tf32>(s, a, b, c, done);
+             });
+      shaped("tuned-bf16-mma",
+             [](const Space& s, const ConstMatrix& a, const ConstMatrix& b, const Matrix& c, matmul::Completion done) {
+               matmul::multiply_joint_matrix<kapi::bfloat16>(s, a, b, c, done);
+             });
 #if defined(KAPI_MATMUL_SM90A)
       // The wgmma path's tf32 tiles staged by the product itself from A and B, no packs
       // (tuned-tf32 packs them first, as the 16-bit types do).
       if constexpr (std::is_convertible<ConstMatrix, matmul::sm90::Input>::value &&
                     std::is_convertible<Matrix, matmul::sm90::Output>::value) {
         if (matmul::sm90::runs_on(space))
-          shaped("tuned-tf32-staged", [](const Space& s, const ConstMatrix& a, const ConstMatrix& b, const Matrix& c) {
-            if (!matmul::sm90::multiply<kapi::precision::tf32>(s, a, b, c, matmul::sm90::Tiles::staged))
+          shaped("tuned-tf32-staged", [](const Space& s, const ConstMatrix& a, const ConstMatrix& b, const Matrix& c,
+                                         matmul::Completion done) {
+            if (!matmul::sm90::multiply<kapi::precision::tf32>(s, a, b, c, matmul::sm90::Tiles::staged, done))
               throw std::runtime_error("tuned-tf32-staged: not taken (a size past what a launch holds)");
           });
       }
 #endif
-      shaped("tuned-tf32-g1", [](const Space& s, const ConstMatrix& a, const ConstMatrix& b, const Matrix& c) {
+      shaped("tuned-tf32-g1", [](const Space& s, const ConstMatrix& a, const ConstMatrix& b, const Matrix& c,
+                                 matmul::Completion done) {
         matmul::multiply_joint_matrix_shaped<kapi::precision::tf32,
-                                             matmul::JointShape<kapi::precision::tf32, false, 16, 1>>(s, a, b, c);
+                                             matmul::JointShape<kapi::precision::tf32, false, 16, 1>>(s, a, b, c, done);
       });
-      shaped("tuned-bf16-g1", [](const Space& s, const ConstMatrix& a, const ConstMatrix& b, const Matrix& c) {
-        matmul::multiply_joint_matrix_shaped<kapi::bfloat16, matmul::JointShape<kapi::bfloat16, false, 16, 1>>(s, a, b,
-                                                                                                               c);
-      });
+      shaped("tuned-bf16-g1",
+             [](const Space& s, const ConstMatrix& a, const ConstMatrix& b, const Matrix& c, matmul::Completion done) {
+               matmul::multiply_joint_matrix_shaped<kapi::bfloat16, matmul::JointShape<kapi::bfloat16, false, 16, 1>>(
+                   s, a, b, c, done);
+             });
       // BK = 32: 72 KiB of double-buffered tiles per group, beyond Kokkos 3.4's 40 KiB
       // team scratch (kapi's own CUDA launch puts them in shared memory).
-      shaped("tuned-tf32-k32", [](const Space& s, const ConstMatrix& a, const ConstMatrix& b, const Matrix& c) {
+      shaped("tuned-tf32-k32", [](const Space& s, const ConstMatrix& a, const ConstMatrix& b, const Matrix& c,
+                                  matmul::Completion done) {
         matmul::multiply_joint_matrix_shaped<kapi::precision::tf32,
-                                             matmul::JointShape<kapi::precision::tf32, false, 32, 2>>(s, a, b, c);
+                                             matmul::JointShape<kapi::precision::tf32, false, 32, 2>>(s, a, b, c, done);
       });
-      shaped("tuned-tf32-k32-g1", [](const Space& s, const ConstMatrix& a, const ConstMatrix& b, const Matrix& c) {
+      shaped("tuned-tf32-k32-g1", [](const Space& s, const ConstMatrix& a, const ConstMatrix& b, const Matrix& c,
+                                     matmul::Completion done) {
         matmul::multiply_joint_matrix_shaped<kapi::precision::tf32,
-                                             matmul::JointShape<kapi::precision::tf32, false, 32, 1>>(s, a, b, c);
+                                             matmul::JointShape<kapi::precision::tf32, false, 32, 1>>(s, a, b, c, done);
       });
       // Tiles copied asynchronously (cp.async), stages - 1 steps ahead.
-      shaped("tuned-tf32-async4-k16", [](const Space& s, const ConstMatrix& a, const ConstMatrix& b, const Matrix& c) {
-        matmul::multiply_joint_matrix_shaped<kapi::precision::tf32,
-                                             matmul::JointShape<kapi::precision::tf32, false, 16, 2, 4>>(s, a, b, c);
-      });
-      shaped("tuned-bf16-k32", [](const Space& s, const ConstMatrix& a, const ConstMatrix& b, const Matrix& c) {
-        matmul::multiply_joint_matrix_shaped<kapi::bfloat16, matmul::JointShape<kapi::bfloat16, false, 32, 2>>(s, a, b,
-                                                                                                               c);
-      });
-      shaped("tuned-bf16-k32-g1", [](const Space& s, const ConstMatrix& a, const ConstMatrix& b, const Matrix& c) {
-        matmul::multiply_joint_matrix_shaped<kapi::bfloat16, matmul::JointShape<kapi::bfloat16, false, 32, 1>>(s, a, b,
-                                                                                                               c);
-      });
+      shaped("tuned-tf32-async4-k16",
+             [](const Space& s, const ConstMatrix& a, const ConstMatrix& b, const Matrix& c, matmul::Completion done) {
+               matmul::multiply_joint_matrix_shaped<kapi::precision::tf32,
+                                                    matmul::JointShape<kapi::precision::tf32, false, 16, 2, 4>>(
+                   s, a, b, c, done);
+             });
+      shaped("tuned-bf16-k32",
+             [](const Space& s, const ConstMatrix& a, const ConstMatrix& b, const Matrix& c, matmul::Completion done) {
+               matmul::multiply_joint_matrix_shaped<kapi::bfloat16, matmul::JointShape<kapi::bfloat16, false, 32, 2>>(
+                   s, a, b, c, done);
+             });
+      shaped("tuned-bf16-k32-g1",
+             [](const Space& s, const ConstMatrix& a, const ConstMatrix& b, const Matrix& c, matmul::Completion done) {
+               matmul::multiply_joint_matrix_shaped<kapi::bfloat16, matmul::JointShape<kapi::bfloat16, false, 32, 1>>(
+                   s, a, b, c, done);
+             });
 
       // fp64 on the matrix units, anchored to cublasDgemm: tuned-fp64 (BK = 16, one group
       // per SM, cp.async copies 3 stages deep, fragments of K = 16) and shapes beside it:
@@ -497,44 +511,53 @@ void register_all(Harness& h) {
       using Matrix64 = matmul::Matrix<double, Space>;
       using ConstMatrix64 = matmul::ConstMatrix<double, Space>;
       const auto fp64 = [&](const char* name, auto run) { add_run(data64, name, Role::kapi, run); };
-      fp64("tuned-fp64", [](const Space& s, const ConstMatrix64& a, const ConstMatrix64& b, const Matrix64& c) {
-        matmul::multiply<double>("tuned-fp64", s, a, b, c);
+      fp64("tuned-fp64", [](const Space& s, const ConstMatrix64& a, const ConstMatrix64& b, const Matrix64& c,
+                            matmul::Completion done) { matmul::multiply_joint_matrix<double>(s, a, b, c, done); });
+      fp64("tuned-fp64-regs", [](const Space& s, const ConstMatrix64& a, const ConstMatrix64& b, const Matrix64& c,
+                                 matmul::Completion done) {
+        matmul::multiply_joint_matrix_shaped<double, matmul::JointShape<double, false, 16, 1>>(s, a, b, c, done);
       });
-      fp64("tuned-fp64-regs", [](const Space& s, const ConstMatrix64& a, const ConstMatrix64& b, const Matrix64& c) {
-        matmul::multiply_joint_matrix_shaped<double, matmul::JointShape<double, false, 16, 1>>(s, a, b, c);
+      fp64("tuned-fp64-async3", [](const Space& s, const ConstMatrix64& a, const ConstMatrix64& b, const Matrix64& c,
+                                   matmul::Completion done) {
+        matmul::multiply_joint_matrix_shaped<double, matmul::JointShape<double, false, 16, 1, 3>>(s, a, b, c, done);
       });
-      fp64("tuned-fp64-async3", [](const Space& s, const ConstMatrix64& a, const ConstMatrix64& b, const Matrix64& c) {
-        matmul::multiply_joint_matrix_shaped<double, matmul::JointShape<double, false, 16, 1, 3>>(s, a, b, c);
+      fp64("tuned-fp64-async4-k8", [](const Space& s, const ConstMatrix64& a, const ConstMatrix64& b, const Matrix64& c,
+                                      matmul::Completion done) {
+        matmul::multiply_joint_matrix_shaped<double, matmul::JointShape<double, false, 8, 1, 4>>(s, a, b, c, done);
       });
-      fp64("tuned-fp64-async4-k8",
-           [](const Space& s, const ConstMatrix64& a, const ConstMatrix64& b, const Matrix64& c) {
-             matmul::multiply_joint_matrix_shaped<double, matmul::JointShape<double, false, 8, 1, 4>>(s, a, b, c);
-           });
-      fp64("tuned-fp64-async3-f8", [](const Space& s, const ConstMatrix64& a, const ConstMatrix64& b,
-                                      const Matrix64& c) {
-        matmul::multiply_joint_matrix_shaped<double, matmul::JointShape<double, false, 16, 1, 3, 32, 8>>(s, a, b, c);
+      fp64("tuned-fp64-async3-f8", [](const Space& s, const ConstMatrix64& a, const ConstMatrix64& b, const Matrix64& c,
+                                      matmul::Completion done) {
+        matmul::multiply_joint_matrix_shaped<double, matmul::JointShape<double, false, 16, 1, 3, 32, 8>>(s, a, b, c,
+                                                                                                         done);
       });
-      fp64("tuned-fp64-f8", [](const Space& s, const ConstMatrix64& a, const ConstMatrix64& b, const Matrix64& c) {
-        matmul::multiply_joint_matrix_shaped<double, matmul::JointShape<double, false, 16, 1, 0, 32, 8>>(s, a, b, c);
+      fp64("tuned-fp64-f8", [](const Space& s, const ConstMatrix64& a, const ConstMatrix64& b, const Matrix64& c,
+                               matmul::Completion done) {
+        matmul::multiply_joint_matrix_shaped<double, matmul::JointShape<double, false, 16, 1, 0, 32, 8>>(s, a, b, c,
+                                                                                                         done);
       });
       fp64("tuned-fp64-w16-async3-f16", [](const Space& s, const ConstMatrix64& a, const ConstMatrix64& b,
-                                           const Matrix64& c) {
-        matmul::multiply_joint_matrix_shaped<double, matmul::JointShape<double, false, 16, 1, 3, 16, 16>>(s, a, b, c);
+                                           const Matrix64& c, matmul::Completion done) {
+        matmul::multiply_joint_matrix_shaped<double, matmul::JointShape<double, false, 16, 1, 3, 16, 16>>(s, a, b, c,
+                                                                                                          done);
       });
       fp64("tuned-fp64-k32-async3-f16", [](const Space& s, const ConstMatrix64& a, const ConstMatrix64& b,
-                                           const Matrix64& c) {
-        matmul::multiply_joint_matrix_shaped<double, matmul::JointShape<double, false, 32, 1, 3, 32, 16>>(s, a, b, c);
+                                           const Matrix64& c, matmul::Completion done) {
+        matmul::multiply_joint_matrix_shaped<double, matmul::JointShape<double, false, 32, 1, 3, 32, 16>>(s, a, b, c,
+                                                                                                          done);
       });
       fp64("tuned-fp64-k32-async2-f16", [](const Space& s, const ConstMatrix64& a, const ConstMatrix64& b,
-                                           const Matrix64& c) {
-        matmul::multiply_joint_matrix_shaped<double, matmul::JointShape<double, false, 32, 1, 2, 32, 16>>(s, a, b, c);
+                                           const Matrix64& c, matmul::Completion done) {
+        matmul::multiply_joint_matrix_shaped<double, matmul::JointShape<double, false, 32, 1, 2, 32, 16>>(s, a, b, c,
+                                                                                                          done);
       });
       fp64("tuned-fp64-k32-async2-f8", [](const Space& s, const ConstMatrix64& a, const ConstMatrix64& b,
-                                          const Matrix64& c) {
-        matmul::multiply_joint_matrix_shaped<double, matmul::JointShape<double, false, 32, 1, 2, 32, 8>>(s, a, b, c);
+                                          const Matrix64& c, matmul::Completion done) {
+        matmul::multiply_joint_matrix_shaped<double, matmul::JointShape<double, false, 32, 1, 2, 32, 8>>(s, a, b, c,
+                                                                                                         done);
       });
-      fp64("tuned-fp64-w16", [](const Space& s, const ConstMatrix64& a, const ConstMatrix64& b, const Matrix64& c) {
-        matmul::multiply_joint_matrix_shaped<double, matmul::JointShape<double, false, 16, 1, 0, 16>>(s, a, b, c);
+      fp64("tuned-fp64-w16", [](const Space& s, const ConstMatrix64& a, const ConstMatrix64& b, const Matrix64& c,
+                                matmul::Completion done) {
+        matmul::multiply_joint_matrix_shaped<double, matmul::JointShape<double, false, 16, 1, 0, 16>>(s, a, b, c, done);
       });
     }
 #endif

@@ -16,22 +16,28 @@ namespace {
 using kapi_test::random_matrix;
 
 template <class T, class Space>
-void check_variant(const std::string& variant, std::size_t m, std::size_t n, std::size_t k) {
+void check_variant(const std::string& variant, std::size_t m, std::size_t n, std::size_t k, bool queued = false) {
   // one element type only (test_joint_matrix checks the refusals)
   if (sizeof(T) == 8 ? !matmul::takes_double(variant) : !matmul::takes_float(variant)) return;
   const matmul::ConstMatrix<T, Space> a = random_matrix<T, Space>("A", m, k, 1),
                                       b = random_matrix<T, Space>("B", k, n, 2);
   matmul::Matrix<T, Space> c("C", m, n);
   Kokkos::deep_copy(c, T(-777));  // elements a variant skips keep this
-  matmul::multiply<T>(variant, Space(), a, b, c);
+  if (queued) {
+    const Space space;
+    matmul::multiply_async<T>(variant, space, a, b, c);
+    space.fence();  // what the caller of multiply_async does before reading C
+  } else {
+    matmul::multiply<T>(variant, Space(), a, b, c);
+  }
   auto ha = kapi_test::to_host(a);
   auto hb = kapi_test::to_host(b);
   auto hc = kapi_test::to_host(c);
   const matmul::ProductReference reference(ha, hb, matmul::all_rows(m));
   const auto r = reference.check<T>(hc, matmul::input_unit_roundoff(variant));
   EXPECT_EQ(r.checked, m * n);
-  EXPECT_EQ(r.wrong, 0u) << variant << " " << sizeof(T) * 8 << "-bit on " << m << "x" << n << "x" << k
-                         << ": worst error/tolerance " << r.worst;
+  EXPECT_EQ(r.wrong, 0u) << variant << (queued ? " (queued)" : "") << " " << sizeof(T) * 8 << "-bit on " << m << "x"
+                         << n << "x" << k << ": worst error/tolerance " << r.worst;
 }
 
 const std::vector<std::vector<std::size_t>> shapes = {  // m, n, k
@@ -50,6 +56,19 @@ TYPED_TEST(MatmulApp, EveryVariantFloat) {
 TYPED_TEST(MatmulApp, EveryVariantDouble) {
   for (const auto& variant : matmul::variants())
     for (const auto& s : shapes) check_variant<double, TypeParam>(variant, s[0], s[1], s[2]);
+}
+
+// multiply_async: C is written once the space is fenced, for every variant and across
+// several blocks and steps of the tensor-core and tuned kernels.
+TYPED_TEST(MatmulApp, QueuedProductsAreWrittenByTheFence) {
+  for (const auto& variant : matmul::variants()) {
+    check_variant<float, TypeParam>(variant, 67, 130, 97, true);
+    check_variant<double, TypeParam>(variant, 131, 129, 20, true);
+  }
+  for (const char* variant : {"tuned-tf32", "tuned-bf16", "tuned"}) {
+    check_variant<float, TypeParam>(variant, 300, 520, 1000, true);
+    check_variant<float, TypeParam>(variant, 129, 257, 5, true);
+  }
 }
 
 // Several blocks of the tuned kernel in each dimension, K over several steps; on a device

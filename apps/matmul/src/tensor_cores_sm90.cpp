@@ -16,6 +16,7 @@
 #include <vector>
 
 #include <kapi/barrier.hpp>
+#include <kapi/errors.hpp>
 #include <kapi/integer_math.hpp>
 #include <kapi/item.hpp>
 #include <kapi/launch.hpp>
@@ -443,6 +444,11 @@ struct Workspace {
   Kokkos::View<std::uint8_t*, Kokkos::CudaSpace> bytes;
   int device = -1;
   bool release_hooked = false;
+  // Recorded after a queued call's product on its stream: a call on another stream, or
+  // one that replaces the workspace, waits for it first.
+  cudaEvent_t product_done = nullptr;
+  cudaStream_t queued_on = nullptr;
+  bool in_flight = false;
 };
 Workspace& workspace() {
   static Workspace w;
@@ -468,7 +474,7 @@ bool runs_on(const Kokkos::Cuda& space) {
 }
 
 template <class In>
-bool multiply(const Kokkos::Cuda& space, const Input& a, const Input& b, const Output& c, Tiles from) {
+bool multiply(const Kokkos::Cuda& space, const Input& a, const Input& b, const Output& c, Tiles from, Completion done) {
   const std::size_t m = c.extent(0), n = c.extent(1), k = a.extent(1);
   if (m == 0 || n == 0) return true;
   const std::size_t steps = kapi::ceil_div(k, std::size_t(bk<In>()));
@@ -484,9 +490,10 @@ bool multiply(const Kokkos::Cuda& space, const Input& a, const Input& b, const O
       throw std::invalid_argument(std::string("matmul::sm90::multiply: staged tiles are tf32 only, not ") + type +
                                   " (a 16-bit type's tiles come packed)");
     else
-      kapi::call_kernel(std::string("matmul::wgmma_") + type + "_staged", space, Wgmma<In, StagedTiles>{},
-                        product_range, StagedTiles{a, b, steps, gm, gn, rows_in_vectors(a)}, c,
-                        kapi::LocalAccessor<char, 1>(local_bytes));
+      finish(kapi::call_kernel_async(std::string("matmul::wgmma_") + type + "_staged", space, Wgmma<In, StagedTiles>{},
+                                     product_range, StagedTiles{a, b, steps, gm, gn, rows_in_vectors(a)}, c,
+                                     kapi::LocalAccessor<char, 1>(local_bytes)),
+             done);
     return true;
   }
 
@@ -502,7 +509,12 @@ bool multiply(const Kokkos::Cuda& space, const Input& a, const Input& b, const O
 
   Workspace& w = workspace();
   const std::lock_guard<std::mutex> hold(w.lock);
-  if (w.bytes.extent(0) < total || w.device != space.cuda_device()) {
+  const bool replaced = w.bytes.extent(0) < total || w.device != space.cuda_device();
+  if (w.in_flight && (replaced || w.queued_on != space.cuda_stream()) &&
+      cudaEventSynchronize(w.product_done) != cudaSuccess)
+    throw kapi::launch_error("matmul::sm90::multiply: waiting for the previous product on another stream failed");
+  w.in_flight = false;
+  if (replaced) {
     w.bytes = {};  // the old one goes first: the two need not fit together
     try {
       w.bytes = Kokkos::View<std::uint8_t*, Kokkos::CudaSpace>(
@@ -514,6 +526,9 @@ bool multiply(const Kokkos::Cuda& space, const Input& a, const Input& b, const O
     if (!w.release_hooked) {
       Kokkos::push_finalize_hook([] {  // run once: registered again after a new initialize
         workspace().bytes = {};
+        if (workspace().product_done) cudaEventDestroy(workspace().product_done);
+        workspace().product_done = nullptr;
+        workspace().in_flight = false;
         workspace().release_hooked = false;
       });
       w.release_hooked = true;
@@ -521,8 +536,8 @@ bool multiply(const Kokkos::Cuda& space, const Input& a, const Input& b, const O
   }
   std::uint8_t* const packed_a = w.bytes.data();
   std::uint8_t* const packed_b = packed_a + a_bytes;
-  // Both packs are waited for with the product (the same stream runs them in turn); a
-  // failure of either is reported there.
+  // The packs run before the product on the same stream; waited for with it (a failure
+  // of either is reported there) or, queued, reported at the space's next wait.
   std::vector<kapi::KernelEvent<Kokkos::Cuda>> packs;
   if (steps > 0) {
     packs.push_back(kapi::call_kernel_async(std::string("matmul::pack_a_") + type, space, PackA<In>{},
@@ -534,14 +549,27 @@ bool multiply(const Kokkos::Cuda& space, const Input& a, const Input& b, const O
         kapi::NdRange<1>(kapi::Range<1>(b_groups * PackB<In>::items), kapi::Range<1>(PackB<In>::items)), b, packed_b,
         steps, kapi::LocalAccessor<std::uint32_t, 1>(PackB<In>::image_bytes / 4)));
   }
-  kapi::call_kernel(std::string("matmul::wgmma_") + type, space, Wgmma<In, PackedTiles>{}, product_range,
-                    PackedTiles{packed_a, packed_b, steps, gm, gn}, c, kapi::LocalAccessor<char, 1>(local_bytes));
+  const auto product = kapi::call_kernel_async(std::string("matmul::wgmma_") + type, space, Wgmma<In, PackedTiles>{},
+                                               product_range, PackedTiles{packed_a, packed_b, steps, gm, gn}, c,
+                                               kapi::LocalAccessor<char, 1>(local_bytes));
+  if (done == Completion::queued) {
+    if (!w.product_done && cudaEventCreateWithFlags(&w.product_done, cudaEventDisableTiming) != cudaSuccess)
+      w.product_done = nullptr;
+    if (w.product_done && cudaEventRecord(w.product_done, space.cuda_stream()) == cudaSuccess) {
+      w.queued_on = space.cuda_stream();
+      w.in_flight = true;
+      return true;
+    }
+  }
+  product.wait();
   for (const auto& pack : packs) pack.wait();
   return true;
 }
 
-template bool multiply<kapi::precision::tf32>(const Kokkos::Cuda&, const Input&, const Input&, const Output&, Tiles);
-template bool multiply<kapi::bfloat16>(const Kokkos::Cuda&, const Input&, const Input&, const Output&, Tiles);
-template bool multiply<kapi::half>(const Kokkos::Cuda&, const Input&, const Input&, const Output&, Tiles);
+template bool multiply<kapi::precision::tf32>(const Kokkos::Cuda&, const Input&, const Input&, const Output&, Tiles,
+                                              Completion);
+template bool multiply<kapi::bfloat16>(const Kokkos::Cuda&, const Input&, const Input&, const Output&, Tiles,
+                                       Completion);
+template bool multiply<kapi::half>(const Kokkos::Cuda&, const Input&, const Input&, const Output&, Tiles, Completion);
 
 }  // namespace matmul::sm90

@@ -6,6 +6,8 @@
 //
 //   matmul::Matrix<float, Space> c("C", m, n);                // A: m×k, B: k×n
 //   matmul::multiply<float>("tuned", space, a, b, c);         // returns when C is written
+//   matmul::multiply_async<float>("tuned", space, a, b, c);   // returns once queued on space;
+//   space.fence();                                             // C written (completion.hpp)
 //
 // Variants: matmul::variant_table at the end of this file (name, summary, kind, code);
 // the program's --variant list and --help and the benchmark's cases are read from it.
@@ -40,11 +42,13 @@ namespace matmul {
 
 /// C = A·B with the sliding-window algorithm in the phased form, Tile×Tile work-groups.
 template <std::size_t Tile, class ExecSpace, class A, class B, class C>
-void multiply_sliding_window_phased(const ExecSpace& space, const A& a, const B& b, const C& c) {
+void multiply_sliding_window_phased(const ExecSpace& space, const A& a, const B& b, const C& c,
+                                    Completion done = Completion::written) {
   using T = typename C::non_const_value_type;
   kapi::LocalAccessor<T, 2> a_tile(Tile, Tile), b_tile(Tile, Tile);
-  kapi::call_kernel(space, SlidingWindowPhased{}, sliding_window_range(c.extent(0), c.extent(1), Tile), a, b, c, a_tile,
-                    b_tile);
+  finish(kapi::call_kernel_async(space, SlidingWindowPhased{}, sliding_window_range(c.extent(0), c.extent(1), Tile), a,
+                                 b, c, a_tile, b_tile),
+         done);
 }
 
 template <class T, class ExecSpace>
@@ -52,47 +56,48 @@ using Matrix = Kokkos::View<T**, Kokkos::LayoutRight, typename ExecSpace::memory
 template <class T, class ExecSpace>
 using ConstMatrix = Kokkos::View<const T**, Kokkos::LayoutRight, typename ExecSpace::memory_space>;
 
-/// A variant's code: C = A·B on `space`, returning when C is written.
+/// A variant's code: C = A·B on `space`, returning when C is written or, given
+/// Completion::queued, once it is queued (completion.hpp).
 template <std::size_t Tile>
 struct RunSlidingWindow {
   template <class ExecSpace, class A, class B, class C>
-  void operator()(const ExecSpace& space, const A& a, const B& b, const C& c) const {
-    multiply_sliding_window<Tile>(space, a, b, c);
+  void operator()(const ExecSpace& space, const A& a, const B& b, const C& c, Completion done) const {
+    multiply_sliding_window<Tile>(space, a, b, c, done);
   }
 };
 template <std::size_t Tile>
 struct RunSlidingWindowPhased {
   template <class ExecSpace, class A, class B, class C>
-  void operator()(const ExecSpace& space, const A& a, const B& b, const C& c) const {
-    multiply_sliding_window_phased<Tile>(space, a, b, c);
+  void operator()(const ExecSpace& space, const A& a, const B& b, const C& c, Completion done) const {
+    multiply_sliding_window_phased<Tile>(space, a, b, c, done);
   }
 };
 struct RunNaive {
   template <class ExecSpace, class A, class B, class C>
-  void operator()(const ExecSpace& space, const A& a, const B& b, const C& c) const {
-    multiply_naive(space, a, b, c);
+  void operator()(const ExecSpace& space, const A& a, const B& b, const C& c, Completion done) const {
+    multiply_naive(space, a, b, c, done);
   }
 };
 struct RunTuned {
   template <class ExecSpace, class A, class B, class C>
-  void operator()(const ExecSpace& space, const A& a, const B& b, const C& c) const {
-    multiply_tuned(space, a, b, c);
+  void operator()(const ExecSpace& space, const A& a, const B& b, const C& c, Completion done) const {
+    multiply_tuned(space, a, b, c, done);
   }
 };
 template <class In>
 struct RunJointMatrix {
   template <class ExecSpace, class A, class B, class C>
-  void operator()(const ExecSpace& space, const A& a, const B& b, const C& c) const {
-    if (!sm90::multiply_if_taken<In>(space, a, b, c)) multiply_joint_matrix<In>(space, a, b, c);
+  void operator()(const ExecSpace& space, const A& a, const B& b, const C& c, Completion done) const {
+    if (!sm90::multiply_if_taken<In>(space, a, b, c, done)) multiply_joint_matrix<In>(space, a, b, c, done);
   }
 };
 struct RunKokkosKernels {
   template <class ExecSpace, class A, class B, class C>
   void operator()([[maybe_unused]] const ExecSpace& space, [[maybe_unused]] const A& a, [[maybe_unused]] const B& b,
-                  [[maybe_unused]] const C& c) const {
+                  [[maybe_unused]] const C& c, [[maybe_unused]] Completion done) const {
 #if defined(KAPI_APPS_HAVE_KOKKOS_KERNELS)
     multiply_kokkos_kernels(space, a, b, c);
-    space.fence();
+    if (done == Completion::written) space.fence();
 #else
     throw std::invalid_argument("matmul: kokkos-kernels needs Kokkos Kernels, which this build lacks");
 #endif
@@ -169,27 +174,45 @@ inline bool takes_double(const std::string& variant) { return input_unit_roundof
 /// Whether `variant` takes float matrices (tuned-fp64 takes double only).
 inline bool takes_float(const std::string& variant) { return variant != "tuned-fp64"; }
 
-/// C = A·B by `variant` on `space`; returns when C is written.
-template <class T, class ExecSpace>
-void multiply(const std::string& variant, const ExecSpace& space, const ConstMatrix<T, ExecSpace>& a,
-              const ConstMatrix<T, ExecSpace>& b, const Matrix<T, ExecSpace>& c) {
+/// Throws std::invalid_argument unless A (m×k), B (k×n) and C (m×n) fit together.
+template <class A, class B, class C>
+void check_shapes(const A& a, const B& b, const C& c) {
   if (a.extent(0) != c.extent(0) || b.extent(1) != c.extent(1) || a.extent(1) != b.extent(0))
     throw std::invalid_argument("matmul: shapes do not match: A is " + std::to_string(a.extent(0)) + "x" +
                                 std::to_string(a.extent(1)) + ", B " + std::to_string(b.extent(0)) + "x" +
                                 std::to_string(b.extent(1)) + ", C " + std::to_string(c.extent(0)) + "x" +
                                 std::to_string(c.extent(1)));
-  if (!variant_table.visit(variant, [&](const auto& v) { v.run(space, a, b, c); })) check_variant(variant);
+}
+
+/// C = A·B by `variant` on `space`, returning when C is written or, given
+/// Completion::queued, once the product is queued on `space` (as a library GEMM does:
+/// fence `space` before reading C). Where the tensor-core variants pack A and B (an
+/// H100/H200), the packs are queued before the product on the same stream.
+template <class T, class ExecSpace>
+void multiply(const std::string& variant, const ExecSpace& space, const ConstMatrix<T, ExecSpace>& a,
+              const ConstMatrix<T, ExecSpace>& b, const Matrix<T, ExecSpace>& c,
+              Completion done = Completion::written) {
+  check_shapes(a, b, c);
+  if (!variant_table.visit(variant, [&](const auto& v) { v.run(space, a, b, c, done); })) check_variant(variant);
+}
+
+/// multiply(…, Completion::queued).
+template <class T, class ExecSpace>
+void multiply_async(const std::string& variant, const ExecSpace& space, const ConstMatrix<T, ExecSpace>& a,
+                    const ConstMatrix<T, ExecSpace>& b, const Matrix<T, ExecSpace>& c) {
+  multiply<T>(variant, space, a, b, c, Completion::queued);
 }
 
 // Every variant's code for float and double on every enabled space is compiled once, in
 // kapi_app_matmul's library (src/instances.cpp; kapi_apps/instances.hpp says why).
 #define MATMUL_INSTANCE_ARGS(T, Space) \
-  (const Space&, const ConstMatrix<T, Space>&, const ConstMatrix<T, Space>&, const Matrix<T, Space>&)
+  (const Space&, const ConstMatrix<T, Space>&, const ConstMatrix<T, Space>&, const Matrix<T, Space>&, Completion)
 #define MATMUL_KOKKOS_KERNELS_INSTANCE(prefix, T, Space)
 #if defined(KAPI_APPS_HAVE_KOKKOS_KERNELS)
 #undef MATMUL_KOKKOS_KERNELS_INSTANCE
-#define MATMUL_KOKKOS_KERNELS_INSTANCE(prefix, T, Space) \
-  prefix template void multiply_kokkos_kernels MATMUL_INSTANCE_ARGS(T, Space);
+#define MATMUL_KOKKOS_KERNELS_INSTANCE(prefix, T, Space)                                   \
+  prefix template void multiply_kokkos_kernels(const Space&, const ConstMatrix<T, Space>&, \
+                                               const ConstMatrix<T, Space>&, const Matrix<T, Space>&);
 #endif
 #define MATMUL_INSTANCES_OF(prefix, T, Space)                                                       \
   prefix template void multiply_sliding_window<2> MATMUL_INSTANCE_ARGS(T, Space);                   \

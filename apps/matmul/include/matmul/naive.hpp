@@ -8,6 +8,8 @@
 #include <kapi/launch.hpp>
 #include <kapi/range.hpp>
 
+#include "completion.hpp"
+
 namespace matmul {
 
 struct Naive {
@@ -21,8 +23,8 @@ struct Naive {
 };
 
 template <class ExecSpace, class A, class B, class C>
-void multiply_naive(const ExecSpace& space, const A& a, const B& b, const C& c) {
-  kapi::call_kernel(space, Naive{}, kapi::Range<2>(c.extent(0), c.extent(1)), a, b, c);
+void multiply_naive(const ExecSpace& space, const A& a, const B& b, const C& c, Completion done = Completion::written) {
+  finish(kapi::call_kernel_async(space, Naive{}, kapi::Range<2>(c.extent(0), c.extent(1)), a, b, c), done);
 }
 
 }  // namespace matmul

@@ -20,6 +20,8 @@
 #include <kapi/range.hpp>
 #include <kapi/unroll.hpp>
 
+#include "completion.hpp"
+
 namespace matmul {
 
 struct SlidingWindow {
@@ -74,11 +76,13 @@ inline kapi::NdRange<2> sliding_window_range(std::size_t m, std::size_t n, std::
 
 /// C = A·B with the sliding-window kernel and Tile×Tile work-groups.
 template <std::size_t Tile, class ExecSpace, class A, class B, class C>
-void multiply_sliding_window(const ExecSpace& space, const A& a, const B& b, const C& c) {
+void multiply_sliding_window(const ExecSpace& space, const A& a, const B& b, const C& c,
+                             Completion done = Completion::written) {
   using T = typename C::non_const_value_type;
   kapi::LocalAccessor<T, 2> a_tile(Tile, Tile), b_tile(Tile, Tile);
-  kapi::call_kernel(space, SlidingWindowTile<Tile>{}, sliding_window_range(c.extent(0), c.extent(1), Tile), a, b, c,
-                    a_tile, b_tile);
+  finish(kapi::call_kernel_async(space, SlidingWindowTile<Tile>{}, sliding_window_range(c.extent(0), c.extent(1), Tile),
+                                 a, b, c, a_tile, b_tile),
+         done);
 }
 
 }  // namespace matmul

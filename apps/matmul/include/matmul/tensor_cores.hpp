@@ -50,6 +50,8 @@
 #include <kapi/unroll.hpp>
 #include <kapi/vec.hpp>
 
+#include "completion.hpp"
+
 namespace matmul {
 
 /// Which block of C (row and column of blocks, of gm × gn) group g computes: groups are
@@ -350,7 +352,8 @@ struct JointMatmul {
 
 /// C = A·B on the tensor cores with In inputs and the given shape (JointShape).
 template <class In, class Shape, class ExecSpace, class A, class B, class C>
-void multiply_joint_matrix_shaped(const ExecSpace& space, const A& a, const B& b, const C& c) {
+void multiply_joint_matrix_shaped(const ExecSpace& space, const A& a, const B& b, const C& c,
+                                  Completion done = Completion::written) {
   using T = typename C::non_const_value_type;
   if constexpr (!std::is_same<T, typename Shape::Value>::value) {
     throw std::invalid_argument(Shape::fp64 ? "matmul: tuned-fp64 takes double matrices (fp64 products and sums "
@@ -365,7 +368,8 @@ void multiply_joint_matrix_shaped(const ExecSpace& space, const A& a, const B& b
     if (c.extent(0) == 0 || c.extent(1) == 0) return;
     kapi::LocalAccessor<typename Shape::Storage, 1> a_tiles(Shape::buffers * Kernel::a_tile_size),
         b_tiles(Shape::buffers * Kernel::b_tile_size);
-    kapi::call_kernel(space, Kernel{}, Kernel::range(c.extent(0), c.extent(1)), a, b, c, a_tiles, b_tiles);
+    finish(kapi::call_kernel_async(space, Kernel{}, Kernel::range(c.extent(0), c.extent(1)), a, b, c, a_tiles, b_tiles),
+           done);
   }
 }
 
@@ -386,9 +390,10 @@ struct DefaultJointShape<double, Host> {
 /// inputs and A, B and C fp32, or In double and A, B and C fp64; the shape for the kind
 /// of backend `space` is.
 template <class In, class ExecSpace, class A, class B, class C>
-void multiply_joint_matrix(const ExecSpace& space, const A& a, const B& b, const C& c) {
+void multiply_joint_matrix(const ExecSpace& space, const A& a, const B& b, const C& c,
+                           Completion done = Completion::written) {
   multiply_joint_matrix_shaped<In, typename DefaultJointShape<In, kapi::is_host_execution_space_v<ExecSpace>>::type>(
-      space, a, b, c);
+      space, a, b, c, done);
 }
 
 }  // namespace matmul

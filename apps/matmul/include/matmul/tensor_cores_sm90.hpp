@@ -30,6 +30,8 @@
 #include <kapi/reduced_precision.hpp>
 #include <kapi/space_traits.hpp>
 
+#include "completion.hpp"
+
 namespace matmul::sm90 {
 
 #if defined(KOKKOS_ENABLE_CUDA) && defined(KAPI_MATMUL_SM90A)
@@ -51,31 +53,37 @@ enum class Tiles { packed, staged };
 /// returning when C is written; only where runs_on(space). False, with nothing done, where
 /// the packed copy of A and B does not fit in the device's memory (or sizes past what a
 /// launch holds): the portable kernel, which needs no copy, is the way there. Staged tiles
-/// of a 16-bit type are refused (std::invalid_argument).
+/// of a 16-bit type are refused (std::invalid_argument). Completion::queued returns once
+/// the packs and the product are queued on `space`'s stream (a later call on another
+/// stream waits for them before it reuses the workspace).
 template <class In>
-bool multiply(const Kokkos::Cuda& space, const Input& a, const Input& b, const Output& c, Tiles from = Tiles::packed);
+bool multiply(const Kokkos::Cuda& space, const Input& a, const Input& b, const Output& c, Tiles from = Tiles::packed,
+              Completion done = Completion::written);
 
 extern template bool multiply<kapi::precision::tf32>(const Kokkos::Cuda&, const Input&, const Input&, const Output&,
-                                                     Tiles);
-extern template bool multiply<kapi::bfloat16>(const Kokkos::Cuda&, const Input&, const Input&, const Output&, Tiles);
-extern template bool multiply<kapi::half>(const Kokkos::Cuda&, const Input&, const Input&, const Output&, Tiles);
+                                                     Tiles, Completion);
+extern template bool multiply<kapi::bfloat16>(const Kokkos::Cuda&, const Input&, const Input&, const Output&, Tiles,
+                                              Completion);
+extern template bool multiply<kapi::half>(const Kokkos::Cuda&, const Input&, const Input&, const Output&, Tiles,
+                                          Completion);
 
 /// C = A·B by the wgmma path where it takes these matrices (types it converts to, a
 /// device that runs it, room for the packed copy): true when C is written, false
 /// (nothing done) otherwise.
 template <class In, class ExecSpace, class A, class B, class C>
-bool multiply_if_taken(const ExecSpace& space, const A& a, const B& b, const C& c) {
+bool multiply_if_taken(const ExecSpace& space, const A& a, const B& b, const C& c,
+                       Completion done = Completion::written) {
   // (fp64 has no wgmma shape: tuned-fp64 is the portable kernel everywhere)
   if constexpr (kapi::space_traits<ExecSpace>::is_cuda && !std::is_same<In, double>::value &&
                 std::is_convertible<A, Input>::value && std::is_convertible<B, Input>::value &&
                 std::is_convertible<C, Output>::value) {
-    if (runs_on(space)) return multiply<In>(space, a, b, c);
+    if (runs_on(space)) return multiply<In>(space, a, b, c, Tiles::packed, done);
   }
   return false;
 }
 #else
 template <class In, class ExecSpace, class A, class B, class C>
-bool multiply_if_taken(const ExecSpace&, const A&, const B&, const C&) {
+bool multiply_if_taken(const ExecSpace&, const A&, const B&, const C&, Completion = Completion::written) {
   return false;
 }
 #endif

@@ -52,6 +52,8 @@
 #include <kapi/tile_copy.hpp>
 #include <kapi/vec.hpp>
 
+#include "completion.hpp"
+
 namespace matmul {
 
 /// Block sizes of the tuned kernel: BM×BN of C per work-group, BK of K per step, TM×TN
@@ -237,12 +239,14 @@ struct Tuned {
 
 /// C = A·B with the tuned kernel of the given shape.
 template <class Shape, class ExecSpace, class A, class B, class C>
-void multiply_tuned_shaped(const ExecSpace& space, const A& a, const B& b, const C& c) {
+void multiply_tuned_shaped(const ExecSpace& space, const A& a, const B& b, const C& c,
+                           Completion done = Completion::written) {
   using T = typename C::non_const_value_type;
   using Kernel = Tuned<T, Shape, kapi::is_host_execution_space_v<ExecSpace>>;
   kapi::LocalAccessor<T, 1> a_tiles(Kernel::buffers * Kernel::a_tile_size),
       b_tiles(Kernel::buffers * Kernel::b_tile_size);
-  kapi::call_kernel(space, Kernel{}, Kernel::range(c.extent(0), c.extent(1)), a, b, c, a_tiles, b_tiles);
+  finish(kapi::call_kernel_async(space, Kernel{}, Kernel::range(c.extent(0), c.extent(1)), a, b, c, a_tiles, b_tiles),
+         done);
 }
 
 /// Device, float: 64×128 blocks (two per 128×128 block of TunedShape, 4×8 per work-item),
@@ -269,7 +273,7 @@ std::size_t multiprocessors(const ExecSpace& space) {
 /// float products with fewer 128×128 blocks than multiprocessors take 64×128 blocks (on an
 /// H100, too few 128×128 blocks leave multiprocessors idle; results/ has the sweep).
 template <class ExecSpace, class A, class B, class C>
-void multiply_tuned(const ExecSpace& space, const A& a, const B& b, const C& c) {
+void multiply_tuned(const ExecSpace& space, const A& a, const B& b, const C& c, Completion done = Completion::written) {
   using T = typename C::non_const_value_type;
   constexpr bool host = kapi::is_host_execution_space_v<ExecSpace>;
   if constexpr (!host && std::is_same_v<T, float>) {
@@ -277,9 +281,10 @@ void multiply_tuned(const ExecSpace& space, const A& a, const B& b, const C& c) 
     std::size_t blocks = 0;  // past 64 bits: many blocks
     const bool many = __builtin_mul_overflow(kapi::ceil_div(c.extent(0), std::size_t(Big::BM)),
                                              kapi::ceil_div(c.extent(1), std::size_t(Big::BN)), &blocks);
-    if (!many && blocks < multiprocessors(space)) return multiply_tuned_shaped<TunedFewBlocksShape>(space, a, b, c);
+    if (!many && blocks < multiprocessors(space))
+      return multiply_tuned_shaped<TunedFewBlocksShape>(space, a, b, c, done);
   }
-  multiply_tuned_shaped<TunedShape<T, host>>(space, a, b, c);
+  multiply_tuned_shaped<TunedShape<T, host>>(space, a, b, c, done);
 }
 
 }  // namespace matmul
