@@ -512,7 +512,7 @@ void register_all(Harness& h) {
       using ConstMatrix64 = matmul::ConstMatrix<double, Space>;
       const auto fp64 = [&](const char* name, auto run) { add_run(data64, name, Role::kapi, run); };
       fp64("tuned-fp64", [](const Space& s, const ConstMatrix64& a, const ConstMatrix64& b, const Matrix64& c,
-                            matmul::Completion done) { matmul::multiply_joint_matrix<double>(s, a, b, c, done); });
+                            matmul::Completion done) { matmul::multiply<double>("tuned-fp64", s, a, b, c, done); });
       fp64("tuned-fp64-regs", [](const Space& s, const ConstMatrix64& a, const ConstMatrix64& b, const Matrix64& c,
                                  matmul::Completion done) {
         matmul::multiply_joint_matrix_shaped<double, matmul::JointShape<double, false, 16, 1>>(s, a, b, c, done);
