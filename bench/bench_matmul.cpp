@@ -24,7 +24,6 @@
 // so every summation order gives the same floats or doubles): a checksum of all of C and
 // 256 entries.
 #include <stdexcept>
-#include <type_traits>
 #include <vector>
 #if defined(KAPI_APPS_HAVE_KOKKOS_KERNELS)
 #include <KokkosBlas3_gemm.hpp>
@@ -442,19 +441,6 @@ void register_all(Harness& h) {
              [](const Space& s, const ConstMatrix& a, const ConstMatrix& b, const Matrix& c, matmul::Completion done) {
                matmul::multiply_joint_matrix<kapi::bfloat16>(s, a, b, c, done);
              });
-#if defined(KAPI_MATMUL_SM90A)
-      // The wgmma path's tf32 tiles staged by the product itself from A and B, no packs
-      // (tuned-tf32 packs them first, as the 16-bit types do).
-      if constexpr (std::is_convertible<ConstMatrix, matmul::sm90::Input>::value &&
-                    std::is_convertible<Matrix, matmul::sm90::Output>::value) {
-        if (matmul::sm90::runs_on(space))
-          shaped("tuned-tf32-staged", [](const Space& s, const ConstMatrix& a, const ConstMatrix& b, const Matrix& c,
-                                         matmul::Completion done) {
-            if (!matmul::sm90::multiply<kapi::precision::tf32>(s, a, b, c, matmul::sm90::Tiles::staged, done))
-              throw std::runtime_error("tuned-tf32-staged: not taken (a size past what a launch holds)");
-          });
-      }
-#endif
       shaped("tuned-tf32-g1", [](const Space& s, const ConstMatrix& a, const ConstMatrix& b, const Matrix& c,
                                  matmul::Completion done) {
         matmul::multiply_joint_matrix_shaped<kapi::precision::tf32,

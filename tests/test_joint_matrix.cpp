@@ -622,14 +622,12 @@ TYPED_TEST(JointMatrix, AsynchronousPipelineShapes) {
 
 #if defined(KOKKOS_ENABLE_CUDA) && defined(KAPI_MATMUL_SM90A)
 // The Hopper path of the tensor-core variants (matmul/tensor_cores_sm90.hpp): taken on an
-// sm_90 device (so that the variant tests above run it there), and right, with its tiles
-// packed or staged, on shapes that end mid-block and mid-step, with more steps than
-// stages, on strided matrices (rows not 16-byte aligned, C's row pitch odd) and on
-// matrices whose rows are (A's rows read four floats at a time), leaving C's neighbours
-// alone.
+// sm_90 device (so that the variant tests above run it there), and right on shapes that
+// end mid-block and mid-step, with more steps than stages, on strided matrices (rows not
+// 16-byte aligned, C's row pitch odd) and on matrices whose rows are (A's rows packed four
+// floats at a time), leaving C's neighbours alone.
 template <class In>
-void check_sm90(std::size_t m, std::size_t n, std::size_t k, double max_relative, matmul::sm90::Tiles from,
-                bool aligned_rows = false) {
+void check_sm90(std::size_t m, std::size_t n, std::size_t k, double max_relative, bool aligned_rows = false) {
   const Kokkos::Cuda space;
   using Full = Kokkos::View<float**, Kokkos::LayoutRight, Kokkos::CudaSpace>;
   // Aligned: A's rows start at column 0 of rows padded to a multiple of 4 floats.
@@ -641,9 +639,8 @@ void check_sm90(std::size_t m, std::size_t n, std::size_t k, double max_relative
   const auto a = Kokkos::subview(wide_a, Kokkos::ALL, std::make_pair(a0, a0 + k));
   const auto b = Kokkos::subview(wide_b, Kokkos::ALL, std::make_pair(std::size_t(1), n + 1));
   const auto c = Kokkos::subview(wide_c, Kokkos::ALL, std::make_pair(std::size_t(2), n + 2));
-  const char* tiles = from == matmul::sm90::Tiles::staged ? "staged" : "packed";
-  ASSERT_TRUE(matmul::sm90::multiply<In>(space, a, b, c, from))
-      << m << "x" << n << "x" << k << ", " << tiles << ": not taken";
+  const char* rows = aligned_rows ? "aligned rows" : "strided rows";
+  ASSERT_TRUE(matmul::sm90::multiply<In>(space, a, b, c)) << m << "x" << n << "x" << k << ", " << rows << ": not taken";
   auto ha = kapi_test::to_host(wide_a);  // whole: a strided View has no copy to the host
   auto hb = kapi_test::to_host(wide_b);
   auto hc = kapi_test::to_host(wide_c);
@@ -655,12 +652,12 @@ void check_sm90(std::size_t m, std::size_t n, std::size_t k, double max_relative
                                                                        : "tuned-fp16";
   const auto r = reference.check<float>(Kokkos::subview(hc, Kokkos::ALL, std::make_pair(std::size_t(2), n + 2)),
                                         matmul::input_unit_roundoff(variant));
-  EXPECT_EQ(r.wrong, 0u) << m << "x" << n << "x" << k << ", " << tiles << ": worst error/tolerance " << r.worst;
-  EXPECT_LE(r.relative_error(), max_relative) << m << "x" << n << "x" << k << ", " << tiles;
+  EXPECT_EQ(r.wrong, 0u) << m << "x" << n << "x" << k << ", " << rows << ": worst error/tolerance " << r.worst;
+  EXPECT_LE(r.relative_error(), max_relative) << m << "x" << n << "x" << k << ", " << rows;
   std::size_t touched = 0;  // columns 0, 1, n+2 … n+4 of the wide C
   for (std::size_t i = 0; i < m; ++i)
     for (std::size_t j : {std::size_t(0), std::size_t(1), n + 2, n + 3, n + 4}) touched += hc(i, j) != -777.0f;
-  EXPECT_EQ(touched, 0u) << m << "x" << n << "x" << k << ", " << tiles << ": elements outside C written";
+  EXPECT_EQ(touched, 0u) << m << "x" << n << "x" << k << ", " << rows << ": elements outside C written";
 }
 
 TEST(JointMatrixSm90, TakenOnHopperAndRightOnEdgesAndStrides) {
@@ -676,17 +673,12 @@ TEST(JointMatrixSm90, TakenOnHopperAndRightOnEdgesAndStrides) {
   // stages wrap many times; m, n past a block by one.
   for (const auto& s :
        std::vector<std::vector<std::size_t>>{{300, 520, 1000}, {129, 257, 5}, {1, 1, 1}, {256, 256, 300}}) {
-    using matmul::sm90::Tiles;
-    for (const Tiles from : {Tiles::packed, Tiles::staged})
-      for (const bool aligned_rows : {false, true})
-        check_sm90<kapi::precision::tf32>(s[0], s[1], s[2], 1e-3, from, aligned_rows);
-    check_sm90<kapi::bfloat16>(s[0], s[1], s[2], 1e-2, Tiles::packed);
-    check_sm90<kapi::half>(s[0], s[1], s[2], 1e-3, Tiles::packed);
+    for (const bool aligned_rows : {false, true}) {
+      check_sm90<kapi::precision::tf32>(s[0], s[1], s[2], 1e-3, aligned_rows);
+      check_sm90<kapi::bfloat16>(s[0], s[1], s[2], 1e-2, aligned_rows);
+      check_sm90<kapi::half>(s[0], s[1], s[2], 1e-3, aligned_rows);
+    }
   }
-  // The 16-bit types' tiles come packed: staged ones are refused, not run.
-  const Kokkos::View<float**, Kokkos::LayoutRight, Kokkos::CudaSpace> a("A", 4, 4), b("B", 4, 4), c("C", 4, 4);
-  EXPECT_THROW(matmul::sm90::multiply<kapi::bfloat16>(Kokkos::Cuda(), a, b, c, matmul::sm90::Tiles::staged),
-               std::invalid_argument);
 }
 #endif
 

@@ -10,7 +10,6 @@
 #include <cstdint>
 #include <exception>
 #include <mutex>
-#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -24,7 +23,6 @@
 #include <kapi/local_accessor.hpp>
 #include <kapi/range.hpp>
 #include <kapi/reduced_precision.hpp>
-#include <kapi/unroll.hpp>
 #include <kapi/vec.hpp>
 
 namespace matmul::sm90 {
@@ -130,6 +128,13 @@ struct PackB {
 };
 
 // ---- the product
+struct Operands {
+  const std::uint8_t* a;  // packed A, B
+  const std::uint8_t* b;
+  std::size_t steps;   // K steps
+  std::size_t gm, gn;  // blocks of C down and across
+};
+
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
 // mbarriers in shared memory (addresses in the shared window): a phase completes when
 // `count` arrivals and the transfers they announced are in.
@@ -162,15 +167,6 @@ __device__ inline void bulk_copy(std::uint32_t dst, const void* src, std::uint32
                "l"(src), "r"(bytes), "r"(bar)
                : "memory");
 }
-
-// A 16-byte store to shared memory (an address in the shared window).
-__device__ inline void store_shared(std::uint32_t dst, const kapi::Vec<std::uint32_t, 4>& x) {
-  asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};\n" ::"r"(dst), "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3])
-               : "memory");
-}
-// Makes this work-item's stores to shared memory visible to the MMAs, which read it
-// through the asynchronous proxy.
-__device__ inline void fence_shared_for_mma() { asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); }
 
 #define MATMUL_WGMMA_D                                                                           \
   "{"                                                                                            \
@@ -228,165 +224,62 @@ __device__ inline std::uint64_t descriptor(std::uint32_t address) {
   return std::uint64_t((address & 0x3ffff) >> 4) | (std::uint64_t(1) << 16) | (std::uint64_t(1024 >> 4) << 32) |
          (std::uint64_t(1) << 62);
 }
-
-// A group's shared memory: `stages` stages of an A and a B tile, then a `full` and an
-// `empty` barrier per stage (addresses in the shared window).
-struct Stages {
-  std::uint32_t tiles, full_bars, empty_bars;
-  __device__ std::uint32_t a(int s) const { return tiles + std::uint32_t(s * stage_bytes); }
-  __device__ std::uint32_t b(int s) const { return a(s) + std::uint32_t(a_tile_bytes); }
-  __device__ std::uint32_t full(int s) const { return full_bars + 8u * std::uint32_t(s); }
-  __device__ std::uint32_t empty(int s) const { return empty_bars + 8u * std::uint32_t(s); }
-};
 #endif
 
-// Where the copying warpgroup gets a block's tiles. Each fills stage kt % stages for K step
-// kt once the multiplying warps have released it (its `empty` barrier) and completes the
-// stage's `full` barrier with `arrivals` arrivals.
-
-// From the packed workspace: one work-item issues a bulk copy of each tile (pack_a and
-// pack_b made every tile one contiguous run, laid out as wgmma reads it).
-struct PackedTiles {
-  const std::uint8_t* a;  // packed A, B
-  const std::uint8_t* b;
-  std::size_t steps;   // K steps
-  std::size_t gm, gn;  // blocks of C down and across
-#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  static constexpr std::uint32_t arrivals = 1;  // the issuing work-item's, with the bytes to come
-
-  __device__ void copy(int t, std::size_t bm, std::size_t bn, const Stages& st) const {
-    if (t != 0) return;
-    const std::uint8_t* const a_block = a + bm * steps * a_tile_bytes;
-    const std::uint8_t* const b_block = b + bn * steps * b_tile_bytes;
-    for (std::size_t kt = 0; kt < steps; ++kt) {
-      const int s = int(kt % stages);
-      if (kt >= std::size_t(stages)) barrier_wait(st.empty(s), std::uint32_t(kt / stages - 1) & 1u);
-      barrier_arrive_expecting(st.full(s), stage_bytes);
-      bulk_copy(st.a(s), a_block + kt * a_tile_bytes, a_tile_bytes, st.full(s));
-      bulk_copy(st.b(s), b_block + kt * b_tile_bytes, b_tile_bytes, st.full(s));
-    }
-  }
-#endif
-};
-
-// Straight from A and B, tf32 only: the copying warpgroup's 128 work-items load a step's
-// elements, round them to tf32 and store them swizzled, B transposed, so that no pack
-// kernel runs and no workspace is needed. tf32 keeps the elements' size; a 16-bit type
-// would double the bytes every group reads from L2 for its tiles. Work-item t makes 16-byte
-// chunk t % 8 of A's tile rows t / 8 + 16 i (a warp's loads: whole 128-byte runs of four
-// rows) and B's tile rows t and t + 128, that is B's columns (a warp's loads along B's rows
-// coalesced, its stores to consecutive tile rows spread over the banks by the swizzle).
-struct StagedTiles {
-  Input a, b;
-  std::size_t steps, gm, gn;
-  bool a_rows_in_vectors;  // rows_in_vectors(a)
-#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  static constexpr std::uint32_t arrivals = 128;  // every work-item of the copying warpgroup
-
-  __device__ void copy(int t, std::size_t bm, std::size_t bn, const Stages& st) const {
-    using Words = kapi::Vec<std::uint32_t, 4>;
-    constexpr std::size_t per_step = 32;  // bk<tf32>()
-    const std::size_t m = a.extent(0), k = a.extent(1), n = b.extent(1);
-    const std::size_t chunk = std::size_t(t % 8), a_row0 = bm * BM + std::size_t(t / 8);
-    const std::size_t b_col0 = bn * BN + std::size_t(t);
-    for (std::size_t kt = 0; kt < steps; ++kt) {
-      const int s = int(kt % stages);
-      const std::size_t k0 = kt * per_step, ka = k0 + 4 * chunk;
-      float av[8][4];
-      KAPI_UNROLL
-      for (int i = 0; i < 8; ++i) {
-        const std::size_t row = a_row0 + std::size_t(16 * i);
-        if (a_rows_in_vectors && row < m && ka + 4 <= k) {
-          const auto x = kapi::Vec<float, 4>::load(&a(row, ka));
-          KAPI_UNROLL
-          for (int e = 0; e < 4; ++e) av[i][e] = x[e];
-        } else {
-          KAPI_UNROLL
-          for (int e = 0; e < 4; ++e)
-            av[i][e] = row < m && ka + std::size_t(e) < k ? a(row, ka + std::size_t(e)) : 0.0f;
-        }
-      }
-      float bv[2][per_step];
-      const bool whole_step = k0 + per_step <= k;
-      KAPI_UNROLL
-      for (int h = 0; h < 2; ++h) {
-        const std::size_t col = b_col0 + std::size_t(128 * h);
-        if (whole_step && col < n) {
-          KAPI_UNROLL
-          for (std::size_t e = 0; e < per_step; ++e) bv[h][e] = b(k0 + e, col);
-        } else {
-          KAPI_UNROLL
-          for (std::size_t e = 0; e < per_step; ++e) bv[h][e] = col < n && k0 + e < k ? b(k0 + e, col) : 0.0f;
-        }
-      }
-      if (kt >= std::size_t(stages)) barrier_wait(st.empty(s), std::uint32_t(kt / stages - 1) & 1u);
-      KAPI_UNROLL
-      for (int i = 0; i < 8; ++i) {
-        Words w;
-        KAPI_UNROLL
-        for (int e = 0; e < 4; ++e) w[e] = kapi::precision::tf32(av[i][e]).bits;
-        store_shared(st.a(s) + std::uint32_t(swizzled(std::size_t(t / 8 + 16 * i), chunk)), w);
-      }
-      KAPI_UNROLL
-      for (int h = 0; h < 2; ++h) {
-        KAPI_UNROLL
-        for (int j = 0; j < 8; ++j) {
-          Words w;
-          KAPI_UNROLL
-          for (int e = 0; e < 4; ++e) w[e] = kapi::precision::tf32(bv[h][4 * j + e]).bits;
-          store_shared(st.b(s) + std::uint32_t(swizzled(std::size_t(t + 128 * h), std::size_t(j))), w);
-        }
-      }
-      fence_shared_for_mma();
-      barrier_arrive(st.full(s));
-    }
-  }
-#endif
-};
-
-template <class In, class Tiles>
+template <class In>
 struct Wgmma {
   using launch_bounds = kapi::LaunchBounds<items, 1>;
 
-  KOKKOS_INLINE_FUNCTION void operator()(const kapi::NdItem<1>& it, const Tiles& tiles, const Output& c,
+  KOKKOS_INLINE_FUNCTION void operator()(const kapi::NdItem<1>& it, const Operands& op, const Output& c,
                                          const kapi::LocalAccessor<char, 1>& local) const {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-    const BlockIndex block = banded_block(it.get_group().get_group_id(0), tiles.gm, tiles.gn);
+    const BlockIndex block = banded_block(it.get_group().get_group_id(0), op.gm, op.gn);
     const std::size_t bm = block.row, bn = block.col;
     const int lid = int(it.get_local_linear_id()), wg = lid / 128;
 
     const auto raw = std::uint32_t(__cvta_generic_to_shared(local.get_pointer()));
-    const std::uint32_t first_tile = (raw + 1023u) & ~1023u;  // the swizzle repeats every 1024 bytes
-    const std::uint32_t full = first_tile + stages * stage_bytes;
-    const Stages st{first_tile, full, full + 8 * stages};
+    const std::uint32_t tiles = (raw + 1023u) & ~1023u;  // the swizzle repeats every 1024 bytes
+    const std::uint32_t full = tiles + stages * stage_bytes, empty = full + 8 * stages;  // barriers per stage
+    const auto a_tile = [&](int s) { return tiles + std::uint32_t(s * stage_bytes); };
+    const auto b_tile = [&](int s) { return tiles + std::uint32_t(s * stage_bytes + a_tile_bytes); };
     if (lid == 0) {
       for (int s = 0; s < stages; ++s) {
-        barrier_init(st.full(s), Tiles::arrivals);
-        barrier_init(st.empty(s), 4 * consumers);  // each multiplying warp, done reading
+        barrier_init(full + 8 * s, 1);               // the copier's arrival, and the bytes
+        barrier_init(empty + 8 * s, 4 * consumers);  // each multiplying warp, done reading
       }
       asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
     }
     kapi::group_barrier(it.get_group());
 
-    const std::size_t steps = tiles.steps;
-    if (wg == consumers) {
-      tiles.copy(lid - 128 * consumers, bm, bn, st);
+    const std::size_t steps = op.steps;
+    if (wg == consumers) {  // the copier: one work-item issues every copy
+      if (lid == 128 * consumers) {
+        const std::uint8_t* a = op.a + bm * steps * a_tile_bytes;
+        const std::uint8_t* b = op.b + bn * steps * b_tile_bytes;
+        for (std::size_t kt = 0; kt < steps; ++kt) {
+          const int s = int(kt % stages);
+          if (kt >= std::size_t(stages)) barrier_wait(empty + 8 * s, std::uint32_t(kt / stages - 1) & 1u);
+          barrier_arrive_expecting(full + 8 * s, stage_bytes);
+          bulk_copy(a_tile(s), a + kt * a_tile_bytes, a_tile_bytes, full + 8 * s);
+          bulk_copy(b_tile(s), b + kt * b_tile_bytes, b_tile_bytes, full + 8 * s);
+        }
+      }
     } else {
       float d[128];
       for (int e = 0; e < 128; ++e) d[e] = 0.0f;
       const int lane = lid % 32;
       for (std::size_t kt = 0; kt < steps; ++kt) {
         const int s = int(kt % stages);
-        barrier_wait(st.full(s), std::uint32_t(kt / stages) & 1u);
+        barrier_wait(full + 8 * s, std::uint32_t(kt / stages) & 1u);
         pin(d);
         wgmma_fence();
-        const std::uint32_t a = st.a(s) + std::uint32_t(wg * 64 * row_bytes), b = st.b(s);
+        const std::uint32_t a = a_tile(s) + std::uint32_t(wg * 64 * row_bytes), b = b_tile(s);
         for (int kk = 0; kk < 4; ++kk)  // 32 bytes of K each
           wgmma(d, descriptor(a + 32u * kk), descriptor(b + 32u * kk), In());
         wgmma_commit();
         wgmma_wait<1>();  // the step before this one is done: its stage may be refilled
         pin(d);
-        if (kt > 0 && lane == 0) barrier_arrive(st.empty(int((kt - 1) % stages)));
+        if (kt > 0 && lane == 0) barrier_arrive(empty + 8 * int((kt - 1) % stages));
       }
       wgmma_wait<0>();
       pin(d);
@@ -394,9 +287,9 @@ struct Wgmma {
     }
     kapi::group_barrier(it.get_group());  // every arrival is in: the barriers may go
     if (lid == 0)
-      for (int s = 0; s < stages; ++s) barrier_inval(st.full(s)), barrier_inval(st.empty(s));
+      for (int s = 0; s < 2 * stages; ++s) barrier_inval(full + 8 * s);
 #else
-    (void)it, (void)tiles, (void)c, (void)local;  // launched only where sm_90a code runs (runs_on)
+    (void)it, (void)op, (void)c, (void)local;  // launched only where sm_90a code runs (runs_on)
 #endif
   }
 
@@ -474,37 +367,20 @@ bool runs_on(const Kokkos::Cuda& space) {
 }
 
 template <class In>
-bool multiply(const Kokkos::Cuda& space, const Input& a, const Input& b, const Output& c, Tiles from, Completion done) {
+bool multiply(const Kokkos::Cuda& space, const Input& a, const Input& b, const Output& c, Completion done) {
   const std::size_t m = c.extent(0), n = c.extent(1), k = a.extent(1);
   if (m == 0 || n == 0) return true;
   const std::size_t steps = kapi::ceil_div(k, std::size_t(bk<In>()));
   const std::size_t gm = kapi::ceil_div(m, std::size_t(BM)), gn = kapi::ceil_div(n, std::size_t(BN));
-  const char* type = std::is_same<In, kapi::precision::tf32>::value ? "tf32"
-                     : std::is_same<In, kapi::bfloat16>::value      ? "bf16"
-                                                                    : "fp16";
-  std::size_t groups = 0;
-  if (__builtin_mul_overflow(gm, gn, &groups) || groups > std::size_t(1) << 31) return false;
-  const kapi::NdRange<1> product_range(kapi::Range<1>(groups * items), kapi::Range<1>(items));
-  if (from == Tiles::staged) {
-    if constexpr (!std::is_same<In, kapi::precision::tf32>::value)
-      throw std::invalid_argument(std::string("matmul::sm90::multiply: staged tiles are tf32 only, not ") + type +
-                                  " (a 16-bit type's tiles come packed)");
-    else
-      finish(kapi::call_kernel_async(std::string("matmul::wgmma_") + type + "_staged", space, Wgmma<In, StagedTiles>{},
-                                     product_range, StagedTiles{a, b, steps, gm, gn, rows_in_vectors(a)}, c,
-                                     kapi::LocalAccessor<char, 1>(local_bytes)),
-             done);
-    return true;
-  }
-
-  std::size_t a_bytes = 0, b_bytes = 0, total = 0;
-  // Sizes whose packed copy no launch can hold: the portable kernel takes them, or says
-  // why not.
+  std::size_t a_bytes = 0, b_bytes = 0, groups = 0, total = 0;
+  // Sizes whose packed copy or group count no launch can hold: the portable kernel takes
+  // them, or says why not.
   if (__builtin_mul_overflow(gm, steps, &a_bytes) ||
       __builtin_mul_overflow(a_bytes, std::size_t(a_tile_bytes), &a_bytes) ||
       __builtin_mul_overflow(gn, steps, &b_bytes) ||
       __builtin_mul_overflow(b_bytes, std::size_t(b_tile_bytes), &b_bytes) ||
-      __builtin_add_overflow(a_bytes, b_bytes, &total))
+      __builtin_add_overflow(a_bytes, b_bytes, &total) || __builtin_mul_overflow(gm, gn, &groups) ||
+      groups > std::size_t(1) << 31)
     return false;
 
   Workspace& w = workspace();
@@ -536,6 +412,9 @@ bool multiply(const Kokkos::Cuda& space, const Input& a, const Input& b, const O
   }
   std::uint8_t* const packed_a = w.bytes.data();
   std::uint8_t* const packed_b = packed_a + a_bytes;
+  const char* type = std::is_same<In, kapi::precision::tf32>::value ? "tf32"
+                     : std::is_same<In, kapi::bfloat16>::value      ? "bf16"
+                                                                    : "fp16";
   // The packs run before the product on the same stream; waited for with it (a failure
   // of either is reported there) or, queued, reported at the space's next wait.
   std::vector<kapi::KernelEvent<Kokkos::Cuda>> packs;
@@ -549,9 +428,10 @@ bool multiply(const Kokkos::Cuda& space, const Input& a, const Input& b, const O
         kapi::NdRange<1>(kapi::Range<1>(b_groups * PackB<In>::items), kapi::Range<1>(PackB<In>::items)), b, packed_b,
         steps, kapi::LocalAccessor<std::uint32_t, 1>(PackB<In>::image_bytes / 4)));
   }
-  const auto product = kapi::call_kernel_async(std::string("matmul::wgmma_") + type, space, Wgmma<In, PackedTiles>{},
-                                               product_range, PackedTiles{packed_a, packed_b, steps, gm, gn}, c,
-                                               kapi::LocalAccessor<char, 1>(local_bytes));
+  const Operands op{packed_a, packed_b, steps, gm, gn};
+  const auto product = kapi::call_kernel_async(std::string("matmul::wgmma_") + type, space, Wgmma<In>{},
+                                               kapi::NdRange<1>(kapi::Range<1>(groups * items), kapi::Range<1>(items)),
+                                               op, c, kapi::LocalAccessor<char, 1>(local_bytes));
   if (done == Completion::queued) {
     if (!w.product_done && cudaEventCreateWithFlags(&w.product_done, cudaEventDisableTiming) != cudaSuccess)
       w.product_done = nullptr;
@@ -566,10 +446,9 @@ bool multiply(const Kokkos::Cuda& space, const Input& a, const Input& b, const O
   return true;
 }
 
-template bool multiply<kapi::precision::tf32>(const Kokkos::Cuda&, const Input&, const Input&, const Output&, Tiles,
+template bool multiply<kapi::precision::tf32>(const Kokkos::Cuda&, const Input&, const Input&, const Output&,
                                               Completion);
-template bool multiply<kapi::bfloat16>(const Kokkos::Cuda&, const Input&, const Input&, const Output&, Tiles,
-                                       Completion);
-template bool multiply<kapi::half>(const Kokkos::Cuda&, const Input&, const Input&, const Output&, Tiles, Completion);
+template bool multiply<kapi::bfloat16>(const Kokkos::Cuda&, const Input&, const Input&, const Output&, Completion);
+template bool multiply<kapi::half>(const Kokkos::Cuda&, const Input&, const Input&, const Output&, Completion);
 
 }  // namespace matmul::sm90
