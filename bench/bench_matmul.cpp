@@ -481,12 +481,13 @@ void register_all(Harness& h) {
                    s, a, b, c, done);
              });
 
-      // fp64 on the matrix units, anchored to cublasDgemm: tuned-fp64 (BK = 16, one group
-      // per SM, cp.async copies 3 stages deep, fragments of K = 16) and shapes beside it:
-      // tiles through registers (-regs), fragments of K = 4 (-async3) or 8 (-f8,
+      // fp64 on the matrix units, anchored to cublasDgemm: tuned-fp64 (one group per SM,
+      // cp.async copies 3 stages deep, fragments of K = 16; steps of 32 where the device
+      // holds their tiles, -k32-async3-f16, else of 16, -k16-async3-f16) and shapes beside
+      // it: tiles through registers (-regs), fragments of K = 4 (-async3) or 8 (-f8,
       // -async3-f8), 4 stages of 8 (-async4-k8), 16 sub-groups of 64×16 (-w16, and with the
-      // default's copies and fragments -w16-async3-f16), steps of 32 (-k32-async3-f16;
-      // two stages, which fit a group's 164 KiB on sm_80: -k32-async2-f16, -k32-async2-f8).
+      // default's copies and fragments -w16-async3-f16), two stages of 32, which fit a
+      // group's 164 KiB on sm_80 (-k32-async2-f16, -k32-async2-f8).
       Case dgemm = base(h, data64, n, "cublas-dgemm", Role::anchor);
       dgemm.bind = [cublas, space, data64, n] {
         auto d = data64->get(n);
@@ -520,6 +521,10 @@ void register_all(Harness& h) {
                                matmul::Completion done) {
         matmul::multiply_joint_matrix_shaped<double, matmul::JointShape<double, false, 16, 1, 0, 32, 8>>(s, a, b, c,
                                                                                                          done);
+      });
+      fp64("tuned-fp64-k16-async3-f16", [](const Space& s, const ConstMatrix64& a, const ConstMatrix64& b,
+                                           const Matrix64& c, matmul::Completion done) {
+        matmul::multiply_joint_matrix_shaped<double, matmul::DefaultJointShape<double, false>::type>(s, a, b, c, done);
       });
       fp64("tuned-fp64-w16-async3-f16", [](const Space& s, const ConstMatrix64& a, const ConstMatrix64& b,
                                            const Matrix64& c, matmul::Completion done) {

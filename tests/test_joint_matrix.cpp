@@ -570,6 +570,9 @@ TYPED_TEST(JointMatrix, Fp64VariantAndShapes) {
   using Async4K8 = matmul::JointShape<double, false, 8, 1, 4>;
   using Narrow = matmul::JointShape<double, false, 16, 1, 0, 16>;  // 64×16 per sub-group
   using Registers = matmul::JointShape<double, false, 16, 1>;      // tiles through registers, K = 4
+  // the device defaults: steps of 16, or of 32 where the device holds them (tuned-fp64 runs one)
+  using Steps16 = matmul::DefaultJointShape<double, false>::type;
+  using Steps32 = matmul::LongStepsFp64Shape;
   for (const auto& s :
        std::vector<std::vector<std::size_t>>{{200, 300, 150}, {129, 67, 41}, {64, 64, 64}, {130, 131, 20}}) {
     check_fp64_variant<TypeParam, void>(s[0], s[1], s[2]);
@@ -577,6 +580,8 @@ TYPED_TEST(JointMatrix, Fp64VariantAndShapes) {
     check_fp64_variant<TypeParam, Async4K8>(s[0], s[1], s[2]);
     check_fp64_variant<TypeParam, Narrow>(s[0], s[1], s[2]);
     check_fp64_variant<TypeParam, Registers>(s[0], s[1], s[2]);
+    check_fp64_variant<TypeParam, Steps16>(s[0], s[1], s[2]);
+    check_fp64_variant<TypeParam, Steps32>(s[0], s[1], s[2]);
   }
   // and it takes fp64 matrices only
   const matmul::ConstMatrix<float, TypeParam> fa = kapi_test::random_matrix<float, TypeParam>("A", 3, 4, 1),

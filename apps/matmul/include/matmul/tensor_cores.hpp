@@ -376,7 +376,8 @@ void multiply_joint_matrix_shaped(const ExecSpace& space, const A& a, const B& b
 /// The shape multiply_joint_matrix runs: JointShape's defaults; for fp64 on a device the
 /// tiles copied asynchronously, 3 stages, and fragments of K = 16 (m16n8k16 on sm_90): the
 /// fastest measured shape whose 112 KiB of tiles fit sm_80's and sm_90's local memory
-/// (results/cuda-hopper-h100-2026-12-06-fp64).
+/// (results/cuda-hopper-h100-2026-12-06-fp64); longer steps where the device holds them
+/// (LongStepsFp64Shape below).
 template <class In, bool Host>
 struct DefaultJointShape {
   using type = JointShape<In, Host>;
@@ -386,14 +387,41 @@ struct DefaultJointShape<double, Host> {
   using type = JointShape<double, Host, 16, 1, 3, 32, 16>;
 };
 
+/// fp64 on a device whose groups may hold three stages of steps of 32 (207 KiB of tiles:
+/// sm_90's 227 KiB, not sm_80's 164): those, 2–3 points of cuBLAS DGEMM faster than
+/// DefaultJointShape's steps of 16 on an H100 (results/cuda-hopper-h100-2026-12-07-8).
+using LongStepsFp64Shape = JointShape<double, false, 32, 1, 3, 32, 16>;
+
+/// Whether `space`'s device gives one group LongStepsFp64Shape's tiles in its fast local
+/// memory (a launch that does not fit there would run from Kokkos' global scratch).
+template <class ExecSpace>
+bool takes_long_fp64_steps(const ExecSpace& space) {
+#if defined(KOKKOS_ENABLE_CUDA)
+  if constexpr (std::is_same<ExecSpace, Kokkos::Cuda>::value) {
+    using Kernel = JointMatmul<double, LongStepsFp64Shape, false, kapi::max_sub_group_size<ExecSpace>()>;
+    constexpr std::size_t bytes =
+        LongStepsFp64Shape::buffers * (Kernel::a_tile_size + Kernel::b_tile_size) * sizeof(double);
+    int optin = 0;
+    return cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, space.cuda_device()) ==
+               cudaSuccess &&
+           std::size_t(optin) >= bytes;
+  }
+#endif
+  (void)space;
+  return false;
+}
+
 /// C = A·B on the tensor cores with In (precision::tf32, kapi::bfloat16 or kapi::half)
 /// inputs and A, B and C fp32, or In double and A, B and C fp64; the shape for the kind
-/// of backend `space` is.
+/// of backend `space` is (fp64: for its device, takes_long_fp64_steps).
 template <class In, class ExecSpace, class A, class B, class C>
 void multiply_joint_matrix(const ExecSpace& space, const A& a, const B& b, const C& c,
                            Completion done = Completion::written) {
-  multiply_joint_matrix_shaped<In, typename DefaultJointShape<In, kapi::is_host_execution_space_v<ExecSpace>>::type>(
-      space, a, b, c, done);
+  constexpr bool host = kapi::is_host_execution_space_v<ExecSpace>;
+  if constexpr (std::is_same<In, double>::value && !host) {
+    if (takes_long_fp64_steps(space)) return multiply_joint_matrix_shaped<In, LongStepsFp64Shape>(space, a, b, c, done);
+  }
+  multiply_joint_matrix_shaped<In, typename DefaultJointShape<In, host>::type>(space, a, b, c, done);
 }
 
 }  // namespace matmul
