@@ -533,8 +533,7 @@ void register_all(Harness& h) {
       });
       fp64("tuned-fp64-k32-async3-f16", [](const Space& s, const ConstMatrix64& a, const ConstMatrix64& b,
                                            const Matrix64& c, matmul::Completion done) {
-        matmul::multiply_joint_matrix_shaped<double, matmul::JointShape<double, false, 32, 1, 3, 32, 16>>(s, a, b, c,
-                                                                                                          done);
+        matmul::multiply_joint_matrix_shaped<double, matmul::LongStepsFp64Shape>(s, a, b, c, done);
       });
       fp64("tuned-fp64-k32-async2-f16", [](const Space& s, const ConstMatrix64& a, const ConstMatrix64& b,
                                            const Matrix64& c, matmul::Completion done) {
