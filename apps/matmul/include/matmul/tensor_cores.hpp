@@ -113,6 +113,9 @@ struct JointMatmul {
   static constexpr int items = warps * int(SubGroupSize);
   static constexpr int a_stride = BK + Shape::a_pad, b_stride = BN + Shape::b_pad;
   static constexpr int a_tile_size = BM * a_stride, b_tile_size = BK * b_stride;
+  /// The local memory a group's tiles take (every buffer of both).
+  static constexpr std::size_t tile_bytes =
+      std::size_t(Shape::buffers) * std::size_t(a_tile_size + b_tile_size) * sizeof(S);
   static_assert(BM % WM == 0 && BN % WN == 0 && BK % KF == 0 && KF % KS == 0, "sub-group tiles must tile the block");
   static_assert(BK % RL == 0 && BN % RL == 0, "tiles are copied in runs of 16 bytes");
   static constexpr int a_runs = BM * BK / RL, b_runs = BK * BN / RL;  // runs per tile
@@ -399,12 +402,10 @@ bool takes_long_fp64_steps(const ExecSpace& space) {
 #if defined(KOKKOS_ENABLE_CUDA)
   if constexpr (std::is_same<ExecSpace, Kokkos::Cuda>::value) {
     using Kernel = JointMatmul<double, LongStepsFp64Shape, false, kapi::max_sub_group_size<ExecSpace>()>;
-    constexpr std::size_t bytes =
-        LongStepsFp64Shape::buffers * (Kernel::a_tile_size + Kernel::b_tile_size) * sizeof(double);
     int optin = 0;
     return cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, space.cuda_device()) ==
                cudaSuccess &&
-           std::size_t(optin) >= bytes;
+           std::size_t(optin) >= Kernel::tile_bytes;
   }
 #endif
   (void)space;
